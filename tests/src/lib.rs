@@ -1,0 +1,1 @@
+//! End-to-end test helpers for Tabula.
