@@ -1,0 +1,129 @@
+//! Every JSON example in `docs/PROTOCOL.md` must parse as the message it
+//! claims to be, survive a round trip, and every message type must have an
+//! example. This keeps the document and the code from drifting apart.
+
+use std::collections::BTreeSet;
+
+use tabula_shared::protocol::{ClientFrame, ClientMessage, ErrorCode, ServerFrame};
+
+/// The fenced examples of the document: (direction, text).
+fn examples() -> Vec<(String, String)> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/PROTOCOL.md");
+    let doc = std::fs::read_to_string(path).expect("docs/PROTOCOL.md is readable");
+    let mut out = Vec::new();
+    let mut current: Option<(String, String)> = None;
+    for line in doc.lines() {
+        match &mut current {
+            None => {
+                if let Some(info) = line.strip_prefix("```json ") {
+                    current = Some((info.trim().to_string(), String::new()));
+                }
+            }
+            Some((_, body)) => {
+                if line.starts_with("```") {
+                    out.push(current.take().expect("inside a block"));
+                } else {
+                    body.push_str(line);
+                    body.push('\n');
+                }
+            }
+        }
+    }
+    assert!(current.is_none(), "unterminated code block");
+    out
+}
+
+fn type_of(text: &str) -> String {
+    let value: serde_json::Value = serde_json::from_str(text).expect("example is JSON");
+    value["type"].as_str().expect("example has a type").to_string()
+}
+
+#[test]
+fn every_client_example_parses_and_round_trips() {
+    let mut seen = BTreeSet::new();
+    for (direction, text) in examples().into_iter().filter(|(d, _)| d == "client") {
+        let frame = ClientFrame::decode(&text)
+            .unwrap_or_else(|e| panic!("{direction} example does not parse: {e:?}\n{text}"));
+        let again = serde_json::to_string(&frame).expect("encodes");
+        assert_eq!(ClientFrame::decode(&again).expect("round trip"), frame);
+        seen.insert(type_of(&text));
+    }
+    for name in ClientMessage::TYPES {
+        assert!(seen.contains(*name), "no example for client message {name}");
+    }
+}
+
+#[test]
+fn every_server_example_parses_and_round_trips() {
+    let mut seen = BTreeSet::new();
+    let mut event_kinds = BTreeSet::new();
+    for (_, text) in examples().into_iter().filter(|(d, _)| d == "server") {
+        let frame: ServerFrame = serde_json::from_str(&text)
+            .unwrap_or_else(|e| panic!("server example does not parse: {e}\n{text}"));
+        let again: ServerFrame = serde_json::from_str(&frame.encode()).expect("round trip");
+        assert_eq!(again, frame);
+        let value: serde_json::Value = serde_json::from_str(&text).expect("json");
+        if let Some(kind) = value["event"]["kind"].as_str() {
+            event_kinds.insert(kind.to_string());
+        }
+        seen.insert(type_of(&text));
+    }
+    for name in [
+        "welcome",
+        "room_list",
+        "room_updated",
+        "room_removed",
+        "joined",
+        "left",
+        "snapshot",
+        "event",
+        "ok",
+        "error",
+        "pong",
+        "shutdown",
+    ] {
+        assert!(seen.contains(name), "no example for server message {name}");
+    }
+    for kind in [
+        "action",
+        "seat_taken",
+        "game_started",
+        "player_connected",
+        "player_disconnected",
+        "seat_left",
+        "offer_made",
+        "offer_declined",
+        "took_back",
+        "game_over",
+        "rematch_started",
+        "spectators",
+        "chat",
+        "spectators_muted",
+    ] {
+        assert!(event_kinds.contains(kind), "no example for event {kind}");
+    }
+}
+
+#[test]
+fn every_block_is_marked_client_or_server() {
+    let all = examples();
+    assert!(all.len() > 40, "expected the full set of examples");
+    for (direction, _) in all {
+        assert!(direction == "client" || direction == "server", "{direction}");
+    }
+}
+
+#[test]
+fn decode_tells_bad_json_unknown_type_and_bad_fields_apart() {
+    let code = |text: &str| ClientFrame::decode(text).err().map(|e| e.code);
+    assert_eq!(code("{not json"), Some(ErrorCode::BadJson));
+    assert_eq!(code("[1,2]"), Some(ErrorCode::BadJson));
+    assert_eq!(code(r#"{"type":"teleport"}"#), Some(ErrorCode::UnknownType));
+    assert_eq!(code(r#"{"no_type":1}"#), Some(ErrorCode::BadRequest));
+    assert_eq!(code(r#"{"type":"chat","room_id":"r"}"#), Some(ErrorCode::BadRequest));
+    let err = ClientFrame::decode(r#"{"type":"act","request_id":5,"room_id":"r","action":{"kind":"fly"}}"#)
+        .expect_err("bad action");
+    assert_eq!(err.code, ErrorCode::BadRequest);
+    assert_eq!(err.request_id, Some(5));
+    assert_eq!(code(r#"{"type":"ping"}"#), None);
+}
