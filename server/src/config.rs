@@ -1,0 +1,56 @@
+//! Server settings, with the embedded defaults a newcomer gets.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Everything the server can be told at start. `Config::default()` is what
+/// `cargo run -p tabula-server` uses.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Where `tabula.db` lives; created when first needed.
+    pub data_dir: PathBuf,
+    /// When set, `hello` must carry this password.
+    pub password: Option<String>,
+    /// How long a dropped player's seat is held before the opponent may claim the win.
+    pub grace: Duration,
+    /// Most connections held at once; more are refused at the socket.
+    pub max_connections: usize,
+    /// Most rooms open at once.
+    pub max_rooms: usize,
+    /// How often the server pings each connection.
+    pub ping_interval: Duration,
+    /// A connection silent for this long is dropped.
+    pub idle_timeout: Duration,
+    /// Requests a connection may burst before the rate limit bites.
+    pub rate_burst: u32,
+    /// Requests per second a connection may sustain.
+    pub rate_per_sec: u32,
+    /// Rate-limit refusals in a row after which the connection is closed.
+    pub rate_strikes: u32,
+    /// Time budget for one AI move.
+    pub ai_budget: Duration,
+    /// Fixes the dice (and AI seeds) so games can be reproduced; `None` uses the OS's randomness.
+    pub dice_seed: Option<u64>,
+    /// Finished rooms with nobody in them are closed after this long.
+    pub finished_room_ttl: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            data_dir: PathBuf::from("tabula-data"),
+            password: None,
+            grace: Duration::from_secs(60),
+            max_connections: 20_000,
+            max_rooms: 10_000,
+            ping_interval: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(30),
+            rate_burst: 40,
+            rate_per_sec: 20,
+            rate_strikes: 50,
+            ai_budget: Duration::from_secs(1),
+            dice_seed: None,
+            finished_room_ttl: Duration::from_secs(600),
+        }
+    }
+}

@@ -1,0 +1,456 @@
+//! One connection: one task that owns one WebSocket.
+//!
+//! It reads frames, answers bad input with typed errors, rate-limits, and
+//! forwards requests to the right room. It never touches game state. Rooms
+//! and the lobby reach it through its outbound channel.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use tabula_shared::protocol::{
+    ClientFrame, ClientMessage, ErrorCode, PROTOCOL_VERSION, Role, RoomId, ServerFrame,
+    ServerMessage, validate_name,
+};
+use tokio::net::TcpStream;
+use tokio::sync::{broadcast, mpsc, watch};
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
+
+use crate::registry::{Identity, Shared};
+use crate::room::{self, Caller, RoomCommand};
+use crate::store::PlayerRow;
+
+/// What rooms send a connection.
+#[derive(Debug, Clone)]
+pub enum Outbound {
+    /// A pre-encoded text frame.
+    Text(Utf8Bytes),
+    /// Close the connection with this code and reason.
+    Close(CloseCode, String),
+}
+
+/// How many outbound frames may wait for a slow client before rooms give up on it.
+pub const OUTBOUND_QUEUE: usize = 256;
+
+/// A token bucket: `burst` requests at once, refilled at `rate` per second.
+struct RateLimit {
+    tokens: f64,
+    burst: f64,
+    rate: f64,
+    last: Instant,
+    strikes: u32,
+}
+
+impl RateLimit {
+    fn new(burst: u32, rate: u32) -> RateLimit {
+        RateLimit {
+            tokens: f64::from(burst),
+            burst: f64::from(burst),
+            rate: f64::from(rate),
+            last: Instant::now(),
+            strikes: 0,
+        }
+    }
+
+    fn allow(&mut self) -> bool {
+        let now = Instant::now();
+        let elapsed = now.duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            self.strikes = 0;
+            true
+        } else {
+            self.strikes += 1;
+            false
+        }
+    }
+}
+
+/// The WebSocket settings: small read buffer, 64 KiB frame and message cap.
+pub fn ws_config() -> WebSocketConfig {
+    let max = tabula_shared::protocol::MAX_FRAME_BYTES;
+    WebSocketConfig::default()
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .max_message_size(Some(max))
+        .max_frame_size(Some(max))
+}
+
+/// One connection's state.
+struct Handler {
+    shared: Arc<Shared>,
+    id: u64,
+    tx: mpsc::Sender<Outbound>,
+    identity: Option<Arc<Identity>>,
+    rooms: HashSet<RoomId>,
+    lobby: Option<broadcast::Receiver<Utf8Bytes>>,
+    limit: RateLimit,
+}
+
+/// What the read side asks the loop to do next.
+enum Next {
+    Continue,
+    Close(CloseCode, String),
+}
+
+/// Serves one accepted TCP stream until it closes or the server shuts down.
+pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::Receiver<bool>) {
+    let _ = stream.set_nodelay(true);
+    let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            tracing::debug!(error = %e, "handshake failed");
+            return;
+        }
+    };
+    let (tx, mut rx) = mpsc::channel(OUTBOUND_QUEUE);
+    let mut handler = Handler {
+        id: shared.next_conn_id(),
+        limit: RateLimit::new(shared.config.rate_burst, shared.config.rate_per_sec),
+        shared,
+        tx,
+        identity: None,
+        rooms: HashSet::new(),
+        lobby: None,
+    };
+    let mut ws: WebSocketStream<TcpStream> = ws;
+    let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
+    ping.tick().await;
+    let mut last_heard = Instant::now();
+    let idle = handler.shared.config.idle_timeout;
+
+    loop {
+        let next = tokio::select! {
+            frame = ws.next() => {
+                last_heard = Instant::now();
+                match frame {
+                    Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()),
+                    Some(Ok(Message::Binary(_))) => {
+                        handler.reply(None, ServerMessage::error(ErrorCode::BadJson, "binary frames are not accepted; send JSON text"));
+                        Next::Continue
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
+                    Some(Err(e)) => {
+                        tracing::debug!(conn = handler.id, error = %e, "read failed");
+                        break;
+                    }
+                }
+            }
+            out = rx.recv() => match out {
+                Some(Outbound::Text(text)) => {
+                    if ws.send(Message::Text(text)).await.is_err() {
+                        break;
+                    }
+                    Next::Continue
+                }
+                Some(Outbound::Close(code, reason)) => Next::Close(code, reason),
+                None => break,
+            },
+            update = recv_lobby(&mut handler.lobby) => {
+                match update {
+                    Ok(text) => {
+                        if ws.send(Message::Text(text)).await.is_err() {
+                            break;
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Lagged(_)) => {
+                        // Too slow for the feed: send the whole list again.
+                        let rooms = handler.shared.public_rooms();
+                        handler.reply(None, ServerMessage::RoomList { rooms });
+                    }
+                    Err(broadcast::error::RecvError::Closed) => handler.lobby = None,
+                }
+                Next::Continue
+            }
+            _ = ping.tick() => {
+                if last_heard.elapsed() > idle {
+                    tracing::debug!(conn = handler.id, "silent too long; dropping");
+                    break;
+                }
+                if ws.send(Message::Ping(Default::default())).await.is_err() {
+                    break;
+                }
+                Next::Continue
+            }
+            _ = shutdown.changed() => {
+                let bye = ServerFrame::push(ServerMessage::Shutdown { message: "server shutting down".into() });
+                let _ = ws.send(Message::Text(bye.encode().into())).await;
+                Next::Close(CloseCode::Away, "server shutting down".into())
+            }
+        };
+        if let Next::Close(code, reason) = next {
+            // Flush anything queued (the error that explains the close) first.
+            while let Ok(Outbound::Text(text)) = rx.try_recv() {
+                let _ = ws.feed(Message::Text(text)).await;
+            }
+            let frame = CloseFrame {
+                code,
+                reason: reason.into(),
+            };
+            let _ = ws.send(Message::Close(Some(frame))).await;
+            let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+            break;
+        }
+    }
+    handler.disconnected();
+}
+
+async fn recv_lobby(
+    lobby: &mut Option<broadcast::Receiver<Utf8Bytes>>,
+) -> Result<Utf8Bytes, broadcast::error::RecvError> {
+    match lobby {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Handler {
+    /// Queues a reply for this connection.
+    fn reply(&self, request_id: Option<u64>, message: ServerMessage) {
+        let frame = ServerFrame {
+            request_id,
+            message,
+        };
+        let _ = self.tx.try_send(Outbound::Text(frame.encode().into()));
+    }
+
+    fn on_text(&mut self, text: &str) -> Next {
+        if !self.limit.allow() {
+            if self.limit.strikes > self.shared.config.rate_strikes {
+                return Next::Close(CloseCode::Policy, "too many requests".into());
+            }
+            self.reply(
+                None,
+                ServerMessage::error(ErrorCode::RateLimited, "too many requests; slow down"),
+            );
+            return Next::Continue;
+        }
+        let frame = match ClientFrame::decode(text) {
+            Ok(frame) => frame,
+            Err(e) => {
+                self.reply(e.request_id, ServerMessage::error(e.code, e.message));
+                return Next::Continue;
+            }
+        };
+        self.on_message(frame);
+        Next::Continue
+    }
+
+    fn on_message(&mut self, frame: ClientFrame) {
+        let rid = frame.request_id;
+        let message = frame.message;
+        let identity = match (&self.identity, &message) {
+            (None, ClientMessage::Hello { .. }) => {
+                self.hello(rid, message);
+                return;
+            }
+            (_, ClientMessage::Ping) => {
+                self.reply(rid, ServerMessage::Pong);
+                return;
+            }
+            (None, _) => {
+                self.reply(
+                    rid,
+                    ServerMessage::error(ErrorCode::HelloRequired, "say hello first"),
+                );
+                return;
+            }
+            (Some(_), ClientMessage::Hello { .. }) => {
+                self.reply(
+                    rid,
+                    ServerMessage::error(ErrorCode::BadRequest, "hello was already said"),
+                );
+                return;
+            }
+            (Some(identity), _) => identity.clone(),
+        };
+        match message {
+            ClientMessage::ListRooms => {
+                if self.lobby.is_none() {
+                    self.lobby = Some(self.shared.watch_lobby());
+                }
+                let rooms = self.shared.public_rooms();
+                self.reply(rid, ServerMessage::RoomList { rooms });
+            }
+            ClientMessage::UnwatchLobby => {
+                self.lobby = None;
+                self.reply(rid, ServerMessage::Ok);
+            }
+            ClientMessage::CreateRoom { options } => {
+                match room::create(&self.shared, &identity, options) {
+                    Ok(room_id) => {
+                        let join = ClientMessage::JoinRoom {
+                            room_id: room_id.clone(),
+                            role: Role::Player,
+                            since: None,
+                        };
+                        self.to_room(&room_id, identity, rid, join);
+                    }
+                    Err((code, why)) => self.reply(rid, ServerMessage::error(code, why)),
+                }
+            }
+            ClientMessage::JoinByCode { code } => match self.shared.room_by_code(&code) {
+                Some(room_id) => {
+                    let join = ClientMessage::JoinByCode { code };
+                    self.to_room(&room_id, identity, rid, join);
+                }
+                None => self.reply(
+                    rid,
+                    ServerMessage::error(ErrorCode::NotFound, "no room has that code"),
+                ),
+            },
+            other => {
+                let Some(room_id) = other.room_id().cloned() else {
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::BadRequest, "unexpected message"),
+                    );
+                    return;
+                };
+                self.to_room(&room_id, identity, rid, other);
+            }
+        }
+    }
+
+    fn to_room(
+        &mut self,
+        room_id: &RoomId,
+        identity: Arc<Identity>,
+        request_id: Option<u64>,
+        message: ClientMessage,
+    ) {
+        let Some(handle) = self.shared.room(room_id) else {
+            self.rooms.remove(room_id);
+            self.reply(
+                request_id,
+                ServerMessage::error(ErrorCode::NotFound, format!("no room {room_id}")),
+            );
+            return;
+        };
+        match &message {
+            ClientMessage::JoinRoom { .. } | ClientMessage::JoinByCode { .. } => {
+                self.rooms.insert(room_id.clone());
+            }
+            ClientMessage::LeaveRoom { .. } => {
+                self.rooms.remove(room_id);
+            }
+            _ => {}
+        }
+        let caller = Caller {
+            conn: self.id,
+            tx: self.tx.clone(),
+            identity,
+            request_id,
+        };
+        if handle
+            .try_send(RoomCommand::Request { caller, message })
+            .is_err()
+        {
+            self.reply(
+                request_id,
+                ServerMessage::error(ErrorCode::RateLimited, "the room is busy; try again"),
+            );
+        }
+    }
+
+    fn hello(&mut self, rid: Option<u64>, message: ClientMessage) {
+        let ClientMessage::Hello {
+            protocol,
+            name,
+            token,
+            password,
+        } = message
+        else {
+            return;
+        };
+        if protocol != PROTOCOL_VERSION {
+            self.reply(
+                rid,
+                ServerMessage::error(
+                    ErrorCode::UnsupportedVersion,
+                    format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
+                ),
+            );
+            return;
+        }
+        if let Some(expected) = &self.shared.config.password
+            && password.as_deref() != Some(expected.as_str())
+        {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::AuthFailed, "wrong server password"),
+            );
+            return;
+        }
+        let name = match validate_name(&name) {
+            Ok(name) => name,
+            Err(why) => {
+                self.reply(rid, ServerMessage::error(ErrorCode::InvalidName, why));
+                return;
+            }
+        };
+        let identity = match token {
+            Some(token) => match self.shared.identity_by_token(&token) {
+                Some(known) => Arc::new(Identity {
+                    id: known.id.clone(),
+                    token: known.token.clone(),
+                    name,
+                }),
+                None => {
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::AuthFailed, "unknown resume token"),
+                    );
+                    return;
+                }
+            },
+            None => Arc::new(Identity {
+                id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+                token: uuid::Uuid::new_v4().simple().to_string(),
+                name,
+            }),
+        };
+        self.shared.put_identity(identity.clone());
+        let store = self.shared.store.clone();
+        let row = PlayerRow {
+            id: identity.id.clone(),
+            token: identity.token.clone(),
+            name: identity.name.clone(),
+        };
+        tokio::spawn(async move {
+            if let Err(e) = store.save_player(row).await {
+                tracing::error!(error = %e, "saving a player failed");
+            }
+        });
+        let rooms = self.shared.seated_rooms(&identity.id);
+        self.reply(
+            rid,
+            ServerMessage::Welcome {
+                protocol: PROTOCOL_VERSION,
+                player_id: identity.id.clone(),
+                name: identity.name.clone(),
+                token: identity.token.clone(),
+                rooms,
+            },
+        );
+        self.identity = Some(identity);
+    }
+
+    /// Tells every room this connection was in that it is gone.
+    fn disconnected(&mut self) {
+        for room_id in self.rooms.drain() {
+            if let Some(handle) = self.shared.room(&room_id) {
+                let _ = handle.try_send(RoomCommand::Disconnected { conn: self.id });
+            }
+        }
+    }
+}

@@ -1,0 +1,102 @@
+//! `tabula-server`: the WebSocket server that hosts Gomoku and Backgammon.
+//!
+//! - [`run`] serves a bound listener until `shutdown` resolves; `main.rs`
+//!   passes ctrl-c, tests and the desktop client pass what they like.
+//! - `connection` owns one socket each; `room` runs one actor per room;
+//!   `registry` finds rooms and players; `store` is the SQLite file.
+//! - [`ai`] holds the AI players, which rooms run on the blocking pool.
+
+pub mod ai;
+mod config;
+mod connection;
+mod registry;
+mod room;
+mod store;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::sync::{Semaphore, oneshot, watch};
+
+pub use config::Config;
+pub use store::{StoreError, read_finished_games};
+
+use crate::registry::Shared;
+use crate::room::RoomCommand;
+
+/// Serves Tabula on `listener` until `shutdown` completes, then stops
+/// accepting, saves every room, tells every client, and returns.
+///
+/// # Errors
+/// When the data directory or database cannot be opened.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future,
+) -> Result<(), StoreError> {
+    let (store, loaded) = store::Store::open(&config.data_dir)?;
+    let shared = Arc::new(Shared::new(config, store, loaded.players));
+    let mut restored = 0;
+    for (id, state) in &loaded.rooms {
+        match room::restore(&shared, state) {
+            Ok(_) => restored += 1,
+            Err(e) => tracing::error!(room = %id, error = %e, "could not restore a room"),
+        }
+    }
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, restored, "tabula server listening");
+    }
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let limit = Arc::new(Semaphore::new(shared.config.max_connections));
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _) = match accepted {
+                    Ok(pair) => pair,
+                    Err(e) => {
+                        // Out of file descriptors and the like: wait a moment and go on.
+                        tracing::warn!(error = %e, "accept failed");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let Ok(permit) = limit.clone().try_acquire_owned() else {
+                    tracing::warn!("connection limit reached; refusing");
+                    drop(stream);
+                    continue;
+                };
+                let shared = shared.clone();
+                let stop = stop_rx.clone();
+                tokio::spawn(async move {
+                    connection::serve(shared, stream, stop).await;
+                    drop(permit);
+                });
+            }
+            _ = &mut shutdown => break,
+        }
+    }
+    tracing::info!("shutting down: saving rooms and telling clients");
+    drop(listener);
+    let _ = stop_tx.send(true);
+    let mut waits = Vec::new();
+    for handle in shared.all_rooms() {
+        let (done, wait) = oneshot::channel();
+        if handle.send(RoomCommand::Shutdown { done }).await.is_ok() {
+            waits.push(wait);
+        }
+    }
+    for wait in waits {
+        let _ = tokio::time::timeout(Duration::from_secs(5), wait).await;
+    }
+    // Give connections a moment to send their goodbyes.
+    let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        while limit.available_permits() < shared.config.max_connections {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    Ok(())
+}

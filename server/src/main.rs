@@ -1,0 +1,98 @@
+//! `tabula-server`: run a Tabula server with embedded defaults.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+use tabula_server::Config;
+use tokio::net::TcpListener;
+
+/// Host Gomoku and Backgammon for your friends.
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Args {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    bind: String,
+    /// Directory for the SQLite database (created when needed).
+    #[arg(long, default_value = "tabula-data")]
+    data_dir: PathBuf,
+    /// Make the server private: clients must send this password.
+    #[arg(long)]
+    password: Option<String>,
+    /// Seconds a dropped player's seat is held.
+    #[arg(long, default_value_t = 60)]
+    grace_secs: u64,
+    /// Most connections held at once.
+    #[arg(long, default_value_t = 20_000)]
+    max_connections: usize,
+    /// Most rooms open at once.
+    #[arg(long, default_value_t = 10_000)]
+    max_rooms: usize,
+    /// Requests per second one connection may sustain.
+    #[arg(long, default_value_t = 20)]
+    rate_per_sec: u32,
+    /// Milliseconds the AI may think per move.
+    #[arg(long, default_value_t = 1000)]
+    ai_budget_ms: u64,
+    /// Fix the dice so games can be reproduced (testing only).
+    #[arg(long)]
+    dice_seed: Option<u64>,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "info".into()),
+        )
+        .init();
+    let args = Args::parse();
+    raise_fd_limit();
+    let config = Config {
+        data_dir: args.data_dir,
+        password: args.password,
+        grace: Duration::from_secs(args.grace_secs),
+        max_connections: args.max_connections,
+        max_rooms: args.max_rooms,
+        rate_per_sec: args.rate_per_sec,
+        ai_budget: Duration::from_millis(args.ai_budget_ms),
+        dice_seed: args.dice_seed,
+        ..Config::default()
+    };
+    let listener = TcpListener::bind(&args.bind).await?;
+    tabula_server::run(listener, config, shutdown_signal()).await?;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut term = match signal(SignalKind::terminate()) {
+            Ok(s) => s,
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+                return;
+            }
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// Raises the open-file limit to its hard maximum, so thousands of clients fit.
+fn raise_fd_limit() {
+    match rlimit::increase_nofile_limit(u64::MAX) {
+        Ok(n) => tracing::debug!(limit = n, "open-file limit"),
+        Err(e) => tracing::warn!(error = %e, "could not raise the open-file limit"),
+    }
+}

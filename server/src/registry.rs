@@ -1,0 +1,229 @@
+//! State shared by every connection: who the players are and where the rooms
+//! are. Game state is not here: each room's actor owns its own.
+//!
+//! The locks here guard small maps and are held only for a lookup or an
+//! insert, never across an `.await`.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tabula_shared::protocol::{
+    RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage,
+};
+use tokio::sync::{broadcast, mpsc};
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+
+use crate::config::Config;
+use crate::room::RoomCommand;
+use crate::store::{PlayerRow, Store};
+
+/// A player identity: public id, secret token and display name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Identity {
+    /// Public id, shown to others.
+    pub id: String,
+    /// Secret resume token, shown only to its owner.
+    pub token: String,
+    /// Display name.
+    pub name: String,
+}
+
+/// What the registry knows of one room.
+struct RoomEntry {
+    /// Where to send commands.
+    handle: mpsc::Sender<RoomCommand>,
+    /// The latest lobby view, kept here so listing rooms asks no actor.
+    summary: RoomSummary,
+    /// The private room's join code.
+    code: Option<String>,
+}
+
+/// The shared state: config, store, identities, rooms and the lobby feed.
+pub struct Shared {
+    /// Settings.
+    pub config: Config,
+    /// Persistence.
+    pub store: Store,
+    /// Identities by token.
+    players: Mutex<HashMap<String, Arc<Identity>>>,
+    /// Rooms by id.
+    rooms: Mutex<HashMap<RoomId, RoomEntry>>,
+    /// Live lobby updates, pre-encoded once for every watcher.
+    lobby: broadcast::Sender<Utf8Bytes>,
+    /// Source of connection ids.
+    next_conn: AtomicU64,
+}
+
+/// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
+/// take the whole server down).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Shared {
+    /// Builds the shared state from the players the store held.
+    pub fn new(config: Config, store: Store, players: Vec<PlayerRow>) -> Shared {
+        let (lobby, _) = broadcast::channel(1024);
+        let players = players
+            .into_iter()
+            .map(|p| {
+                (
+                    p.token.clone(),
+                    Arc::new(Identity {
+                        id: p.id,
+                        token: p.token,
+                        name: p.name,
+                    }),
+                )
+            })
+            .collect();
+        Shared {
+            config,
+            store,
+            players: Mutex::new(players),
+            rooms: Mutex::new(HashMap::new()),
+            lobby,
+            next_conn: AtomicU64::new(1),
+        }
+    }
+
+    /// A fresh connection id.
+    pub fn next_conn_id(&self) -> u64 {
+        self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The identity behind a token.
+    pub fn identity_by_token(&self, token: &str) -> Option<Arc<Identity>> {
+        lock(&self.players).get(token).cloned()
+    }
+
+    /// Records an identity (new, or renamed).
+    pub fn put_identity(&self, identity: Arc<Identity>) {
+        lock(&self.players).insert(identity.token.clone(), identity);
+    }
+
+    /// Subscribes to live lobby updates.
+    pub fn watch_lobby(&self) -> broadcast::Receiver<Utf8Bytes> {
+        self.lobby.subscribe()
+    }
+
+    /// The public rooms, newest ids last.
+    pub fn public_rooms(&self) -> Vec<RoomSummary> {
+        let mut rooms: Vec<RoomSummary> = lock(&self.rooms)
+            .values()
+            .filter(|e| !e.summary.options.private)
+            .map(|e| e.summary.clone())
+            .collect();
+        rooms.sort_by(|a, b| a.room_id.cmp(&b.room_id));
+        rooms
+    }
+
+    /// Rooms where this player holds a seat in a game that is not over.
+    pub fn seated_rooms(&self, player_id: &str) -> Vec<RoomId> {
+        let mut rooms: Vec<RoomId> = lock(&self.rooms)
+            .values()
+            .filter(|e| e.summary.status != RoomStatus::Finished)
+            .filter(|e| {
+                e.summary
+                    .seats
+                    .iter()
+                    .any(|s| s.player.as_ref().is_some_and(|p| p.id == player_id))
+            })
+            .map(|e| e.summary.room_id.clone())
+            .collect();
+        rooms.sort();
+        rooms
+    }
+
+    /// How many rooms are open.
+    pub fn room_count(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// Where to reach a room.
+    pub fn room(&self, id: &str) -> Option<mpsc::Sender<RoomCommand>> {
+        lock(&self.rooms).get(id).map(|e| e.handle.clone())
+    }
+
+    /// Every room's handle, for shutdown.
+    pub fn all_rooms(&self) -> Vec<mpsc::Sender<RoomCommand>> {
+        lock(&self.rooms).values().map(|e| e.handle.clone()).collect()
+    }
+
+    /// The room behind a private code.
+    pub fn room_by_code(&self, code: &str) -> Option<RoomId> {
+        let code = code.trim().to_ascii_uppercase();
+        lock(&self.rooms)
+            .values()
+            .find(|e| e.code.as_deref() == Some(code.as_str()))
+            .map(|e| e.summary.room_id.clone())
+    }
+
+    /// Whether a private code is already used.
+    pub fn code_taken(&self, code: &str) -> bool {
+        lock(&self.rooms)
+            .values()
+            .any(|e| e.code.as_deref() == Some(code))
+    }
+
+    /// Adds a room.
+    pub fn insert_room(
+        &self,
+        summary: RoomSummary,
+        code: Option<String>,
+        handle: mpsc::Sender<RoomCommand>,
+    ) {
+        let id = summary.room_id.clone();
+        let public = !summary.options.private;
+        let update = public.then(|| summary.clone());
+        lock(&self.rooms).insert(
+            id,
+            RoomEntry {
+                handle,
+                summary,
+                code,
+            },
+        );
+        if let Some(room) = update {
+            self.announce(ServerMessage::RoomUpdated { room });
+        }
+    }
+
+    /// A room's lobby view changed.
+    pub fn update_summary(&self, summary: RoomSummary) {
+        let public = !summary.options.private;
+        {
+            let mut rooms = lock(&self.rooms);
+            let Some(entry) = rooms.get_mut(&summary.room_id) else {
+                return;
+            };
+            if entry.summary == summary {
+                return;
+            }
+            entry.summary = summary.clone();
+        }
+        if public {
+            self.announce(ServerMessage::RoomUpdated { room: summary });
+        }
+    }
+
+    /// A room closed.
+    pub fn remove_room(&self, id: &str) {
+        let removed = lock(&self.rooms).remove(id);
+        if let Some(entry) = removed
+            && !entry.summary.options.private
+        {
+            self.announce(ServerMessage::RoomRemoved {
+                room_id: id.to_string(),
+            });
+        }
+    }
+
+    fn announce(&self, message: ServerMessage) {
+        // No watcher is not an error.
+        let _ = self
+            .lobby
+            .send(Utf8Bytes::from(ServerFrame::push(message).encode()));
+    }
+}
