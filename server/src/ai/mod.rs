@@ -14,6 +14,27 @@ use std::time::Duration;
 use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{AiLevel, LiveGame, PlayerAction};
 
+/// AI strength, as the game AIs know it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// The seed's method.
+    Beginner,
+    /// A shallow search.
+    Intermediate,
+    /// Full strength.
+    Expert,
+}
+
+impl From<AiLevel> for Level {
+    fn from(level: AiLevel) -> Level {
+        match level {
+            AiLevel::Beginner => Level::Beginner,
+            AiLevel::Intermediate => Level::Intermediate,
+            AiLevel::Expert => Level::Expert,
+        }
+    }
+}
+
 /// The AI's decision for `seat` in `game`, within `budget`, reproducible for a
 /// given `seed`. `None` when the seat has nothing to do.
 pub fn choose(
@@ -23,8 +44,24 @@ pub fn choose(
     budget: Duration,
     seed: u64,
 ) -> Option<PlayerAction> {
+    let level = Level::from(level);
     match game {
-        LiveGame::Gomoku(g) => gomoku::choose(level, g, seat, budget, seed),
-        LiveGame::Backgammon(m) => backgammon::choose(level, m, seat, budget, seed),
+        LiveGame::Gomoku(g) => gomoku::choose(level, g, seat, budget, seed).map(|d| match d {
+            gomoku::Decision::Place(point) => PlayerAction::Place { point },
+            gomoku::Decision::Choose(choice) => PlayerAction::Swap2 { choice },
+        }),
+        LiveGame::Backgammon(m) => {
+            let side = match seat {
+                Seat::First => tabula_shared::backgammon::Side::White,
+                Seat::Second => tabula_shared::backgammon::Side::Black,
+            };
+            backgammon::choose(level, m, side, budget, seed).map(|d| match d {
+                backgammon::Decision::Roll => PlayerAction::Roll,
+                backgammon::Decision::Double => PlayerAction::Double,
+                backgammon::Decision::Take => PlayerAction::Take,
+                backgammon::Decision::Drop => PlayerAction::Drop,
+                backgammon::Decision::Play(play) => PlayerAction::Play { play },
+            })
+        }
     }
 }
