@@ -13,10 +13,10 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
-use tabula_shared::gomoku::{Outcome, Seat};
+use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
 use tabula_shared::protocol::{
     ActionRecord, AiLevel, BgAction, ChatLine, ClientMessage, ClockState, ColourChoice, EndReason,
-    ErrorCode, GameOptions, GameRecord, GameResult, GomokuAction, LiveGame, OfferKind, Opponent,
+    ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, OfferKind, Opponent,
     PendingOffer, PlayerAction, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
     RoomStatus, RoomSummary, SeatInfo, ServerFrame, ServerMessage,
 };
@@ -884,8 +884,8 @@ impl Room {
             (LiveGame::Gomoku(_), PlayerAction::Place { point }) => {
                 ActionRecord::Gomoku(GomokuAction::Place { seat, point })
             }
-            (LiveGame::Gomoku(_), PlayerAction::Swap2 { choice }) => {
-                ActionRecord::Gomoku(GomokuAction::Swap2 { seat, choice })
+            (LiveGame::Gomoku(_), PlayerAction::Choose { choice }) => {
+                ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
             }
             (LiveGame::Backgammon(_), PlayerAction::Roll) => {
                 let dice = [self.rng.random_range(1..=6u8), self.rng.random_range(1..=6u8)];
@@ -1150,7 +1150,7 @@ impl Room {
     fn takeback_point(&self, seat: Seat) -> Option<usize> {
         match &self.record {
             GameRecord::Gomoku { actions, .. } => actions.iter().rposition(|a| match a {
-                GomokuAction::Place { seat: s, .. } | GomokuAction::Swap2 { seat: s, .. } => *s == seat,
+                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => *s == seat,
             }),
             GameRecord::Backgammon { actions, .. } => {
                 let side = side_of_seat(seat);

@@ -17,7 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backgammon::{BgError, BgMatch, Dice, MatchConfig, Play, ResignKind, Side};
-use crate::gomoku::{Gomoku, GomokuConfig, GomokuError, Point, Seat, Swap2Choice};
+use crate::gomoku::{Gomoku, GomokuAction, GomokuConfig, GomokuError, Point, Seat, Swap2Choice};
 
 /// The protocol version a client announces in its `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;
@@ -385,7 +385,7 @@ pub enum PlayerAction {
         point: Point,
     },
     /// Gomoku swap2: the colour choice or "place two more".
-    Swap2 {
+    Choose {
         /// The choice.
         choice: Swap2Choice,
     },
@@ -404,26 +404,6 @@ pub enum PlayerAction {
     Take,
     /// Backgammon: drop (pass) the offered cube.
     Drop,
-}
-
-/// One entry of a Gomoku game record.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum GomokuAction {
-    /// A stone placed by a seat.
-    Place {
-        /// Who placed it.
-        seat: Seat,
-        /// Where.
-        point: Point,
-    },
-    /// A swap2 choice by a seat.
-    Swap2 {
-        /// Who chose.
-        seat: Seat,
-        /// What.
-        choice: Swap2Choice,
-    },
 }
 
 /// One entry of a Backgammon match record. Dice are always in the record, so
@@ -645,10 +625,7 @@ impl LiveGame {
 /// # Errors
 /// The rules' [`GomokuError`].
 pub fn apply_gomoku(game: &mut Gomoku, action: &GomokuAction) -> Result<(), GomokuError> {
-    match action {
-        GomokuAction::Place { seat, point } => game.play(*seat, *point),
-        GomokuAction::Swap2 { seat, choice } => game.choose(*seat, *choice),
-    }
+    game.apply(*action)
 }
 
 /// Applies one Backgammon action to the rules.

@@ -48,7 +48,7 @@ pub fn choose(
     match game {
         LiveGame::Gomoku(g) => gomoku::choose(level, g, seat, budget, seed).map(|d| match d {
             gomoku::Decision::Place(point) => PlayerAction::Place { point },
-            gomoku::Decision::Choose(choice) => PlayerAction::Swap2 { choice },
+            gomoku::Decision::Choose(choice) => PlayerAction::Choose { choice },
         }),
         LiveGame::Backgammon(m) => {
             let side = match seat {

@@ -10,7 +10,7 @@ use super::{
 
 /// One accepted action, as recorded in the game's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "type")]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum GomokuAction {
     /// `seat` placed the next stone on `point`.
     Place {
