@@ -1,1 +1,0 @@
-//! Backgammon rules.
