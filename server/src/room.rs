@@ -975,9 +975,10 @@ impl Room {
                 }
             }
         }
+        let running = self.result.is_none() && self.started();
+        let next = self.to_act();
         if let Some(clock) = &mut self.clock {
-            if self.result.is_none() && self.started() {
-                let next = self.to_act_for_clock();
+            if running {
                 if clock.running != next {
                     clock.stop(false);
                     clock.start(next);
@@ -988,10 +989,6 @@ impl Room {
         }
         self.maybe_ask_ai();
         self.publish();
-    }
-
-    fn to_act_for_clock(&self) -> Option<Seat> {
-        self.to_act()
     }
 
     /// One automatic step; true when something happened.

@@ -238,13 +238,17 @@ impl ClientFrame {
         let Some(object) = value.as_object() else {
             return Err(fail(ErrorCode::BadJson, "a message must be a JSON object".into()));
         };
-        let Some(kind) = object.get("type").and_then(|t| t.as_str()) else {
+        let Some(kind) = object
+            .get("type")
+            .and_then(|t| t.as_str())
+            .map(str::to_string)
+        else {
             return Err(fail(
                 ErrorCode::BadRequest,
                 "missing string field \"type\"".into(),
             ));
         };
-        if !ClientMessage::TYPES.contains(&kind) {
+        if !ClientMessage::TYPES.contains(&kind.as_str()) {
             return Err(fail(
                 ErrorCode::UnknownType,
                 format!("unknown message type {kind:?}"),
@@ -635,7 +639,7 @@ pub fn apply_gomoku(game: &mut Gomoku, action: &GomokuAction) -> Result<(), Gomo
 pub fn apply_bg(game: &mut BgMatch, action: &BgAction) -> Result<(), BgError> {
     match action {
         BgAction::OpeningRoll { white, black } => game.opening_roll(*white, *black).map(|_| ()),
-        BgAction::Roll { side, dice } => game.roll(*side, Dice::new(dice[0], dice[1])?),
+        BgAction::Roll { side, dice } => game.roll(*side, Dice::new(dice[0], dice[1])?).map(|_| ()),
         BgAction::Play { side, play } => game.play(*side, play),
         BgAction::Double { side } => game.double(*side),
         BgAction::Take { side } => game.take(*side),
