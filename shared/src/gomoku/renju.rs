@@ -374,6 +374,36 @@ mod tests {
     }
 
     #[test]
+    fn false_three_whose_four_point_is_a_four_three_three() {
+        // As above, but h9 (7,8) is forbidden as a 4-3-3: with * on the
+        // board it makes the vertical four, the row f9-h9 three and the
+        // anti-diagonal f11-h9 three, and both of those threes are real
+        // (their own four-points are legal), so the recursion goes two deep.
+        let rows = [
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . O . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . X X * . . . .",
+            ". . . . . X X . . . . .",
+            ". . . . . . X . . . . .",
+            ". . . . . X . . . . . .",
+        ];
+        let (b, p) = check(&rows, false);
+        let mut after = b.clone();
+        after.place(p, Stone::Black).unwrap();
+        assert!(is_forbidden(&after, Point::new(7, 8)));
+        // Without f11 (5,10), h9 is a mere four-three, so the vertical three
+        // is real and * becomes a double-three.
+        let mut control = b.clone();
+        control.remove(Point::new(5, 10));
+        assert!(is_forbidden(&control, p));
+    }
+
+    #[test]
     fn three_that_could_only_become_overline_is_not_a_three() {
         let (b, p) = check(
             &[
