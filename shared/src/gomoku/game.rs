@@ -142,7 +142,7 @@ impl Gomoku {
     /// Colour of the next stone placed: stones alternate black, white, ...
     /// from the first stone, in every phase.
     pub fn stone_to_play(&self) -> Stone {
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len() & 1 == 0 {
             Stone::Black
         } else {
             Stone::White

@@ -59,6 +59,8 @@
 //! back to the placing phase, with the colours undecided again. An outcome
 //! is always cleared by undo (it was made by the last stone).
 
+#![warn(missing_docs)]
+
 mod board;
 mod game;
 mod point;

@@ -247,3 +247,289 @@ pub fn black_shapes(board: &Board, p: Point) -> Option<[LineShape; 4]> {
     b.set_cell(i, Stone::Black.cell());
     Some(b.offsets().map(|off| line_shape(&b, i, off)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Builds a 15x15 board from a diagram (`rows[0]` is `y = 0`); a `*`
+    /// marks the empty point under test, which is returned too.
+    fn diagram(rows: &[&str]) -> (Board, Point) {
+        let mut star = None;
+        let clean: Vec<String> = rows
+            .iter()
+            .enumerate()
+            .map(|(y, r)| {
+                let cells: String = r.chars().filter(|c| *c != ' ').collect();
+                if let Some(x) = cells.find('*') {
+                    star = Some(Point::new(x as u8, y as u8));
+                }
+                cells.replace('*', ".")
+            })
+            .collect();
+        let refs: Vec<&str> = clean.iter().map(String::as_str).collect();
+        let board = Board::from_diagram(15, &refs).expect("valid diagram");
+        (board, star.expect("diagram has a '*'"))
+    }
+
+    fn check(rows: &[&str], forbidden: bool) -> (Board, Point) {
+        let (b, p) = diagram(rows);
+        assert_eq!(is_forbidden(&b, p), forbidden, "point {p} on {b:?}");
+        // The in-place variant agrees and leaves the board untouched.
+        let mut scratch = b.clone();
+        assert_eq!(is_forbidden_in_place(&mut scratch, p), forbidden);
+        assert_eq!(scratch, b);
+        assert_eq!(forbidden_points(&b).contains(&p), forbidden);
+        (b, p)
+    }
+
+    #[test]
+    fn simple_double_three_is_forbidden() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . X . . . . .",
+                ". . . . . X . . . . .",
+                ". . . X X * . . . . .",
+            ],
+            true,
+        );
+    }
+
+    #[test]
+    fn split_threes_count() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . X . . . . .",
+                ". . . . . X . . . . .",
+                ". . . . . . . . . . .",
+                ". . X . X * . . . . .",
+            ],
+            true,
+        );
+    }
+
+    #[test]
+    fn diagonal_double_three_is_forbidden() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . X . . . X . . .",
+                ". . . . X . X . . . .",
+                ". . . . . * . . . . .",
+                ". . . . . . . . . . .",
+            ],
+            true,
+        );
+    }
+
+    #[test]
+    fn three_blocked_by_white_is_not_a_three() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . O . . . . .",
+                ". . . . . X . . . . .",
+                ". . . . . X . . . . .",
+                ". . . X X * . . . . .",
+                ". . . . . . . . . . .",
+            ],
+            // Vertical `O X X *` with one free side cannot become a straight four.
+            false,
+        );
+    }
+
+    #[test]
+    fn false_three_whose_four_point_is_forbidden() {
+        // Vertically, black's only straight-four point is h9 (7,8), but with
+        // the stone on * that point would be a double-four (vertical plus the
+        // row e9-g9), so the vertical "three" is false and * is only a
+        // single three: allowed.
+        let rows = [
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . O . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . X X * . . . .",
+            ". . . . X X X . . . . .",
+        ];
+        let (b, p) = check(&rows, false);
+        let mut after = b.clone();
+        after.place(p, Stone::Black).unwrap();
+        assert!(is_forbidden(&after, Point::new(7, 8)));
+        // Control: without the white stone, h5 (7,4) also makes a straight
+        // four and is not forbidden, so the vertical three is real.
+        let mut control = b.clone();
+        control.remove(Point::new(7, 3));
+        assert!(is_forbidden(&control, p));
+    }
+
+    #[test]
+    fn false_three_whose_four_point_is_a_four_three_three() {
+        // As above, but h9 (7,8) is forbidden as a 4-3-3: with * on the
+        // board it makes the vertical four, the row f9-h9 three and the
+        // anti-diagonal f11-h9 three, and both of those threes are real
+        // (their own four-points are legal), so the recursion goes two deep.
+        let rows = [
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . O . . . .",
+            ". . . . . . . . . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . . . X . . . .",
+            ". . . . . X X * . . . .",
+            ". . . . . X X . . . . .",
+            ". . . . . . X . . . . .",
+            ". . . . . X . . . . . .",
+        ];
+        let (b, p) = check(&rows, false);
+        let mut after = b.clone();
+        after.place(p, Stone::Black).unwrap();
+        assert!(is_forbidden(&after, Point::new(7, 8)));
+        // Without f11 (5,10), h9 is a mere four-three, so the vertical three
+        // is real and * becomes a double-three.
+        let mut control = b.clone();
+        control.remove(Point::new(5, 10));
+        assert!(is_forbidden(&control, p));
+    }
+
+    #[test]
+    fn three_that_could_only_become_overline_is_not_a_three() {
+        let (b, p) = check(
+            &[
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . X . . . .",
+                ". . . . . . . X . . . .",
+                ". . X . . X X * . . X .",
+            ],
+            false,
+        );
+        let mut control = b.clone();
+        control.remove(Point::new(10, 7));
+        assert!(is_forbidden(&control, p));
+    }
+
+    #[test]
+    fn four_three_is_legal() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . X . . .",
+                ". . . . . . . X . . .",
+                ". . . . X X X * . . .",
+            ],
+            false,
+        );
+    }
+
+    #[test]
+    fn double_four_across_lines_is_forbidden() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . O . . .",
+                ". . . . . . . X . . .",
+                ". . . . . . . X . . .",
+                ". . . . . . . X . . .",
+                ". . . O X X X * . . .",
+            ],
+            true,
+        );
+    }
+
+    #[test]
+    fn double_four_in_one_line_is_forbidden() {
+        for row in [
+            ". . . X . X * X . X . . .",
+            ". . X X . * X . X X . . .",
+            ". X X X . * . X X X . . .",
+        ] {
+            let (b, p) = check(&[". . .", row], true);
+            let shapes = black_shapes(&b, p).unwrap();
+            assert_eq!(shapes[0], LineShape::DoubleFour, "{row}");
+        }
+    }
+
+    #[test]
+    fn straight_four_is_one_four() {
+        let (b, p) = check(&[". . .", ". . X X X * . . ."], false);
+        assert_eq!(black_shapes(&b, p).unwrap()[0], LineShape::Four);
+    }
+
+    #[test]
+    fn overline_is_forbidden() {
+        let (b, p) = check(&[". . .", ". . X X X * X X . ."], true);
+        assert_eq!(black_shapes(&b, p).unwrap()[0], LineShape::Overline);
+    }
+
+    #[test]
+    fn five_takes_precedence_over_double_four() {
+        check(
+            &[
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . . . . . . . .",
+                ". . . . X . . X . . .",
+                ". . . . . X . X . . .",
+                ". . . . . . X X . . .",
+                ". . . X X X X * . . .",
+            ],
+            false,
+        );
+    }
+
+    #[test]
+    fn five_takes_precedence_over_overline() {
+        let (b, p) = check(
+            &[
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . . . . . .",
+                ". . . . . . . X . . . .",
+                ". . . . . . . X . . . .",
+                ". . . . . . . X . . . .",
+                ". . . . . . . X . . . .",
+                ". . . X X X X * X . . .",
+            ],
+            false,
+        );
+        let shapes = black_shapes(&b, p).unwrap();
+        assert!(shapes.contains(&LineShape::Five) && shapes.contains(&LineShape::Overline));
+    }
+
+    #[test]
+    fn occupied_and_off_board_are_not_forbidden() {
+        let (b, _) = diagram(&["X *"]);
+        assert!(!is_forbidden(&b, Point::new(0, 0)));
+        assert!(!is_forbidden(&b, Point::new(15, 3)));
+        assert!(!is_forbidden(&b, Point::new(255, 255)));
+        assert_eq!(black_shapes(&b, Point::new(0, 0)), None);
+    }
+
+    #[test]
+    fn edges_block_threes() {
+        // A three against the edge cannot become a straight four.
+        check(&["X", "X", "*", ". X X"], false);
+        check(&[". X", ". X", ". *", "X X ."], false);
+    }
+}
