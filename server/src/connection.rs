@@ -197,7 +197,12 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                 reason: reason.into(),
             };
             let _ = ws.send(Message::Close(Some(frame))).await;
-            let _ = tokio::time::timeout(Duration::from_secs(2), ws.close(None)).await;
+            // Read until the peer answers the close, so that nothing it still
+            // sends makes the kernel reset the socket and lose our last frames.
+            let _ = tokio::time::timeout(Duration::from_secs(2), async {
+                while let Some(Ok(_)) = ws.next().await {}
+            })
+            .await;
             break;
         }
     }

@@ -1,1 +1,327 @@
-//! End-to-end test helpers for Tabula.
+//! End-to-end test helpers for Tabula: a real server on `127.0.0.1:0` (in
+//! process, or as a child process that can be killed), and a small WebSocket
+//! client that speaks the protocol as JSON, the way a bot would.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// How long a test waits for any one expected message.
+pub const WAIT: Duration = Duration::from_secs(20);
+
+/// A server running inside the test process.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its data directory.
+    pub data_dir: PathBuf,
+    stop: Option<oneshot::Sender<()>>,
+    task: Option<JoinHandle<()>>,
+    _tmp: Option<tempfile::TempDir>,
+}
+
+/// Test settings: fixed dice, short grace period, quick AI.
+pub fn test_config(data_dir: &Path) -> tabula_server::Config {
+    tabula_server::Config {
+        data_dir: data_dir.to_path_buf(),
+        dice_seed: Some(7),
+        grace: Duration::from_secs(2),
+        ai_budget: Duration::from_millis(100),
+        ..tabula_server::Config::default()
+    }
+}
+
+impl TestServer {
+    /// Starts a server with [`test_config`] in a fresh temporary directory.
+    pub async fn start() -> TestServer {
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let config = test_config(tmp.path());
+        let mut server = TestServer::start_with(config).await;
+        server._tmp = Some(tmp);
+        server
+    }
+
+    /// Starts a server with the given settings.
+    pub async fn start_with(config: tabula_server::Config) -> TestServer {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (stop, stopped) = oneshot::channel::<()>();
+        let data_dir = config.data_dir.clone();
+        let task = tokio::spawn(async move {
+            tabula_server::run(listener, config, async {
+                let _ = stopped.await;
+            })
+            .await
+            .expect("server runs");
+        });
+        TestServer {
+            addr,
+            data_dir,
+            stop: Some(stop),
+            task: Some(task),
+            _tmp: None,
+        }
+    }
+
+    /// Shuts the server down gracefully and waits for it.
+    pub async fn stop(mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let _ = tokio::time::timeout(WAIT, task).await;
+        }
+    }
+
+    /// A connected client that has said hello.
+    pub async fn client(&self, name: &str) -> Client {
+        let mut client = Client::connect(self.addr).await;
+        client.hello(name, None).await;
+        client
+    }
+}
+
+/// A WebSocket client speaking JSON.
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// From `welcome`.
+    pub player_id: String,
+    /// From `welcome`.
+    pub token: String,
+    /// From `welcome`: rooms where this player holds a seat.
+    pub rooms: Vec<String>,
+    /// Every server message received, in order.
+    pub seen: Vec<Value>,
+    next_request: u64,
+}
+
+impl Client {
+    /// Opens a WebSocket to the server.
+    pub async fn connect(addr: SocketAddr) -> Client {
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
+            .await
+            .expect("websocket connects");
+        Client {
+            ws,
+            player_id: String::new(),
+            token: String::new(),
+            rooms: Vec::new(),
+            seen: Vec::new(),
+            next_request: 1,
+        }
+    }
+
+    /// Says hello (optionally resuming with a token) and waits for `welcome`.
+    pub async fn hello(&mut self, name: &str, token: Option<&str>) -> Value {
+        let mut msg = json!({"type": "hello", "protocol": 1, "name": name});
+        if let Some(token) = token {
+            msg["token"] = json!(token);
+        }
+        let welcome = self.request(msg).await;
+        assert_eq!(welcome["type"], "welcome", "{welcome}");
+        self.player_id = welcome["player_id"].as_str().unwrap_or_default().into();
+        self.token = welcome["token"].as_str().unwrap_or_default().into();
+        self.rooms = welcome["rooms"]
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+            .unwrap_or_default();
+        welcome
+    }
+
+    /// Sends one JSON message.
+    pub async fn send(&mut self, msg: Value) {
+        self.send_text(msg.to_string()).await;
+    }
+
+    /// Sends a raw text frame.
+    pub async fn send_text(&mut self, text: String) {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .expect("send");
+    }
+
+    /// Sends a raw message of any kind.
+    pub async fn send_raw(&mut self, message: Message) -> Result<(), String> {
+        self.ws.send(message).await.map_err(|e| e.to_string())
+    }
+
+    /// Sends a request with a fresh `request_id` and returns the reply that echoes it.
+    pub async fn request(&mut self, mut msg: Value) -> Value {
+        let id = self.next_request;
+        self.next_request += 1;
+        msg["request_id"] = json!(id);
+        self.send(msg).await;
+        self.expect(|m| m["request_id"] == json!(id)).await
+    }
+
+    /// The next text message, or `None` when the connection closed.
+    pub async fn next(&mut self) -> Option<Value> {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("a message in time");
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    // Every server frame must decode as a typed ServerFrame too.
+                    let typed: Result<tabula_shared::protocol::ServerFrame, _> =
+                        serde_json::from_str(text.as_str());
+                    assert!(typed.is_ok(), "server frame does not decode: {text}");
+                    self.seen.push(value.clone());
+                    return Some(value);
+                }
+                Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,
+                Some(Ok(_)) => continue,
+            }
+        }
+    }
+
+    /// Waits for the close frame and returns its code (None if closed without one).
+    pub async fn closed_with(&mut self) -> Option<u16> {
+        loop {
+            let frame = tokio::time::timeout(WAIT, self.ws.next())
+                .await
+                .expect("closed in time");
+            match frame {
+                Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+                Some(Ok(_)) => continue,
+                None | Some(Err(_)) => return None,
+            }
+        }
+    }
+
+    /// Skips messages until one matches, and returns it.
+    pub async fn expect(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        loop {
+            match self.next().await {
+                Some(v) if pred(&v) => return v,
+                Some(_) => continue,
+                None => panic!("connection closed while waiting; seen: {:?}", self.seen.last()),
+            }
+        }
+    }
+
+    /// Waits for a room event of this kind.
+    pub async fn event(&mut self, kind: &str) -> Value {
+        let kind = kind.to_string();
+        self.expect(move |m| m["type"] == "event" && m["event"]["kind"] == kind.as_str())
+            .await
+    }
+
+    /// Waits for an `action` event and returns the action.
+    pub async fn action(&mut self) -> Value {
+        self.event("action").await["event"]["action"].clone()
+    }
+
+    /// Creates a room and returns (room id, seat).
+    pub async fn create(&mut self, options: Value) -> (String, String) {
+        let joined = self
+            .request(json!({"type": "create_room", "options": options}))
+            .await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        let room = joined["room_id"].as_str().expect("room id").to_string();
+        let seat = joined["seat"].as_str().expect("seat").to_string();
+        self.expect(|m| m["type"] == "snapshot").await;
+        (room, seat)
+    }
+
+    /// Joins a room in a role and returns the `joined` reply.
+    pub async fn join(&mut self, room: &str, role: &str) -> Value {
+        let joined = self
+            .request(json!({"type": "join_room", "room_id": room, "role": role}))
+            .await;
+        assert_eq!(joined["type"], "joined", "{joined}");
+        joined
+    }
+
+    /// Sends an `act` request and returns the reply (`ok` or `error`).
+    pub async fn act(&mut self, room: &str, action: Value) -> Value {
+        self.request(json!({"type": "act", "room_id": room, "action": action}))
+            .await
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}
+
+/// Gomoku options as JSON.
+pub fn gomoku_options(opponent: Value, colour: &str) -> Value {
+    json!({
+        "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+        "opponent": opponent,
+        "colour": colour,
+    })
+}
+
+/// Backgammon money-game options as JSON.
+pub fn backgammon_options(opponent: Value, colour: &str, length: u32) -> Value {
+    json!({
+        "game": {"game": "backgammon", "length": length, "cube": true, "jacoby": false, "crawford": true, "doubles_twice": false},
+        "opponent": opponent,
+        "colour": colour,
+    })
+}
+
+/// A point as JSON.
+pub fn point(x: u8, y: u8) -> Value {
+    json!({"x": x, "y": y})
+}
+
+/// A child-process server (`tabula-test-server`) that can be killed with SIGKILL.
+pub struct ChildServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    child: std::process::Child,
+}
+
+impl ChildServer {
+    /// Starts the binary at `exe` on `127.0.0.1:0` (or `bind`) with `data_dir`.
+    pub fn start(exe: &str, data_dir: &Path, bind: Option<SocketAddr>) -> ChildServer {
+        use std::io::BufRead;
+        let mut cmd = std::process::Command::new(exe);
+        cmd.arg("--data-dir").arg(data_dir);
+        if let Some(bind) = bind {
+            cmd.arg("--bind").arg(bind.to_string());
+        }
+        let mut child = cmd
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("server process starts");
+        let stdout = child.stdout.take().expect("stdout");
+        let mut line = String::new();
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("server prints its address");
+        let addr = line
+            .trim()
+            .strip_prefix("LISTENING ")
+            .and_then(|a| a.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        ChildServer { addr, child }
+    }
+
+    /// SIGKILL: no chance to save anything.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for ChildServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

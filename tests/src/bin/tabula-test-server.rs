@@ -1,0 +1,51 @@
+//! A Tabula server for end-to-end tests: binds `127.0.0.1:0`, prints
+//! `LISTENING <addr>` on stdout, and serves with test-friendly settings
+//! (fixed dice seed, short grace period) until killed or stdin closes.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Parser;
+use tokio::io::AsyncReadExt;
+use tokio::net::TcpListener;
+
+#[derive(Parser)]
+struct Args {
+    /// Where the database lives.
+    #[arg(long)]
+    data_dir: PathBuf,
+    /// Fixed dice seed.
+    #[arg(long, default_value_t = 7)]
+    dice_seed: u64,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1:0")]
+    bind: String,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let listener = TcpListener::bind(&args.bind).await?;
+    println!("LISTENING {}", listener.local_addr()?);
+    std::io::stdout().flush()?;
+    let config = tabula_server::Config {
+        data_dir: args.data_dir,
+        dice_seed: Some(args.dice_seed),
+        grace: Duration::from_secs(2),
+        ai_budget: Duration::from_millis(100),
+        ..tabula_server::Config::default()
+    };
+    // Stops gracefully when stdin closes; SIGKILL stops it hard.
+    let stdin_closed = async {
+        let mut buf = [0u8; 64];
+        let mut stdin = tokio::io::stdin();
+        while let Ok(n) = stdin.read(&mut buf).await {
+            if n == 0 {
+                break;
+            }
+        }
+    };
+    tabula_server::run(listener, config, stdin_closed).await?;
+    Ok(())
+}
