@@ -395,7 +395,15 @@ mod tests {
 
     #[test]
     fn invalid_dice_give_nothing() {
-        assert!(Position::START.legal_positions(Dice { a: 0, b: 3 }).is_empty());
-        assert!(Position::START.legal_positions(Dice { a: 7, b: 7 }).is_empty());
+        assert!(
+            Position::START
+                .legal_positions(Dice { a: 0, b: 3 })
+                .is_empty()
+        );
+        assert!(
+            Position::START
+                .legal_positions(Dice { a: 7, b: 7 })
+                .is_empty()
+        );
     }
 }

@@ -72,10 +72,7 @@ impl fmt::Display for Play {
                 (from, kept)
             })
             .collect();
-        items.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then_with(|| b.1.cmp(&a.1))
-        });
+        items.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
         let mut first = true;
         let mut i = 0;
         while i < items.len() {
@@ -113,7 +110,11 @@ fn parse_point(s: &str, is_from: bool) -> Result<u8, BgError> {
         return Err(bad());
     }
     let n: u8 = s.parse().map_err(|_| bad())?;
-    let ok = if is_from { (1..=25).contains(&n) } else { n <= 24 };
+    let ok = if is_from {
+        (1..=25).contains(&n)
+    } else {
+        n <= 24
+    };
     if ok { Ok(n) } else { Err(bad()) }
 }
 
@@ -254,8 +255,20 @@ mod tests {
     #[test]
     fn rejects_garbage() {
         for s in [
-            "24", "24/", "/5", "5/8", "26/20", "off/5", "bar/bar", "24/18(9)", "24/18(",
-            "x/y", "8/5(0)", "24/18**", "999/1", "13/7(4) 13/7(4) 13/7(4) 13/7(4) 13/7(4)",
+            "24",
+            "24/",
+            "/5",
+            "5/8",
+            "26/20",
+            "off/5",
+            "bar/bar",
+            "24/18(9)",
+            "24/18(",
+            "x/y",
+            "8/5(0)",
+            "24/18**",
+            "999/1",
+            "13/7(4) 13/7(4) 13/7(4) 13/7(4) 13/7(4)",
             "\u{1F600}/5",
         ] {
             assert!(s.parse::<Play>().is_err(), "{s}");
