@@ -47,16 +47,28 @@ fn fmt_point(p: u8, is_from: bool) -> String {
 
 impl fmt::Display for Play {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Chains: start point, then (point, hit) for each hop.
-        let mut chains: Vec<(u8, Vec<(u8, bool)>)> = Vec::with_capacity(4);
-        for m in &self.moves {
-            let ext = chains
-                .iter_mut()
-                .find(|(_, hops)| hops.last().is_some_and(|&(p, _)| p == m.from && p != 0));
-            match ext {
-                Some((_, hops)) => hops.push((m.to, m.hit)),
-                None => chains.push((m.from, vec![(m.to, m.hit)])),
+        // Chains: start point, then (point, hit) for each hop. Any chain
+        // ending where another starts is joined with it, whatever the order
+        // the hops were played in.
+        let mut chains: Vec<(u8, Vec<(u8, bool)>)> = self
+            .moves
+            .iter()
+            .map(|m| (m.from, vec![(m.to, m.hit)]))
+            .collect();
+        'join: loop {
+            for i in 0..chains.len() {
+                let end = chains[i].1.last().map_or(0, |&(p, _)| p);
+                if end == 0 {
+                    continue;
+                }
+                if let Some(j) = (0..chains.len()).find(|&j| j != i && chains[j].0 == end) {
+                    let (_, tail) = chains.remove(j);
+                    let i = if j < i { i - 1 } else { i };
+                    chains[i].1.extend(tail);
+                    continue 'join;
+                }
             }
+            break;
         }
         // Drop intermediate points that are not hits.
         let mut items: Vec<(u8, Vec<(u8, bool)>)> = chains
