@@ -90,7 +90,10 @@ mod tests {
     fn weights_sum_to_36() {
         let total: u32 = Dice::ALL_21.iter().map(|&(_, w)| u32::from(w)).sum();
         assert_eq!(total, 36);
-        assert_eq!(Dice::ALL_21.iter().filter(|(d, _)| d.is_double()).count(), 6);
+        assert_eq!(
+            Dice::ALL_21.iter().filter(|(d, _)| d.is_double()).count(),
+            6
+        );
     }
 
     #[test]

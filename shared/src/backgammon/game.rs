@@ -331,7 +331,9 @@ impl BgMatch {
         } else {
             kind
         };
-        let points = kind.points().saturating_mul(u32::from(self.cube.value.max(1)));
+        let points = kind
+            .points()
+            .saturating_mul(u32::from(self.cube.value.max(1)));
         let w = winner.index();
         self.score[w] = self.score[w].saturating_add(points);
         self.last = Some(GameOutcome {
@@ -542,20 +544,27 @@ impl BgMatch {
     pub fn match_id_fields(&self) -> MatchId {
         let game_state = match (self.phase, self.last) {
             (GamePhase::OpeningRoll, _) => GameState::NoGame,
-            (GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }, Some(l)) => match l.reason
-            {
+            (GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }, Some(l)) => match l.reason {
                 EndReason::BearOff => GameState::GameOver,
                 EndReason::Resigned => GameState::Resigned,
                 EndReason::Dropped => GameState::Dropped,
             },
-            (GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }, None) => {
-                GameState::GameOver
-            }
+            (GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }, None) => GameState::GameOver,
             _ => GameState::Playing,
         };
         let dice = match self.phase {
             GamePhase::Moving { dice, .. } => (dice.a, dice.b),
             _ => (0, 0),
+        };
+        // After a drop gnubg leaves the turn with the side that dropped.
+        let turn = match (self.to_act(), self.last) {
+            (Some(side), _) => side,
+            (None, Some(l))
+                if l.reason == EndReason::Dropped && self.phase != GamePhase::OpeningRoll =>
+            {
+                l.winner.opponent()
+            }
+            _ => self.on_roll,
         };
         MatchId {
             cube: u32::from(self.cube.value.max(1)),
@@ -563,12 +572,13 @@ impl BgMatch {
             on_roll: self.on_roll,
             crawford: self.crawford_game,
             game_state,
-            turn: self.to_act().unwrap_or(self.on_roll),
+            turn,
             double_offered: matches!(self.phase, GamePhase::CubeOffered { .. }),
             resign: 0,
             dice,
             match_length: self.config.length,
             score: self.score,
+            jacoby: self.config.length == 0 && self.config.jacoby,
         }
     }
 

@@ -11,6 +11,8 @@
 //!   (1), game state (3), player to act (1), double offered (1), resignation
 //!   offered (2), die 1 (3), die 2 (3), match length (15), score of player 0
 //!   (15), score of player 1 (15). White is player 0, Black player 1.
+//!   gnubg 1.07 also writes bit 66, not in its manual: 1 unless the Jacoby
+//!   rule is in force (money play with Jacoby on gives 0).
 
 use super::position::{BAR, OPP_BAR};
 use super::{BgError, Position, Side};
@@ -202,6 +204,8 @@ pub struct MatchId {
     pub match_length: u32,
     /// Scores of White (player 0) and Black (player 1).
     pub score: [u32; 2],
+    /// Whether the Jacoby rule is in force (bit 66 is 0).
+    pub jacoby: bool,
 }
 
 fn side_of(bit: u32) -> Side {
@@ -230,6 +234,7 @@ impl MatchId {
         w.put(self.match_length, 15);
         w.put(self.score[0], 15);
         w.put(self.score[1], 15);
+        w.put(u32::from(!self.jacoby), 1);
         b64_encode(&key)
     }
 
@@ -251,6 +256,7 @@ impl MatchId {
         let match_length = get(15)?;
         let s0 = get(15)?;
         let s1 = get(15)?;
+        let jacoby = get(1)? == 0;
         let cube_owner = match owner {
             0 => Some(Side::White),
             1 => Some(Side::Black),
@@ -280,6 +286,7 @@ impl MatchId {
             dice: (d1, d2),
             match_length,
             score: [s0, s1],
+            jacoby,
         })
     }
 }

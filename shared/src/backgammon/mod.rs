@@ -20,8 +20,7 @@ mod position;
 
 pub use dice::Dice;
 pub use game::{
-    BgMatch, Board, Cube, EndReason, GameOutcome, GamePhase, MatchConfig, ResignKind,
-    RollOutcome,
+    BgMatch, Board, Cube, EndReason, GameOutcome, GamePhase, MatchConfig, ResignKind, RollOutcome,
 };
 pub use ids::{GameState, MatchId};
 pub use notation::{Move, Play};

@@ -253,26 +253,29 @@ impl Position {
     pub fn legal_plays_with(&self, dice: Dice, doubles_twice: bool) -> Vec<(Play, Position)> {
         let mut v: Vec<(Position, Seq)> = Vec::with_capacity(32);
         self.generate(dice, doubles_twice, &mut v);
-        v.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        v.sort_unstable_by_key(|a| a.0);
         v.dedup_by(|a, b| a.0 == b.0);
         v.into_iter().map(|(p, s)| (s.to_play(), p)).collect()
     }
 
     /// Applies the moves of `play` literally, one hop after another (a hop
     /// may span several dice, e.g. `24/13`; it touches only its end points).
-    /// Checks the mechanics of each hop (a mover's checker on `from`, bar
-    /// first, `to` not blocked, bearing off only with all checkers home) but
-    /// not the dice: compare the result with [`Position::legal_positions`]
-    /// for that.
+    /// Checks the mechanics of each hop (a mover's checker on `from`, moving
+    /// forward, `to` not blocked, bearing off only with all checkers home;
+    /// bear-offs are applied after all other hops) but
+    /// neither the dice nor the order of hops (e.g. entering from the bar
+    /// first): compare the result with [`Position::legal_positions`] for
+    /// that, as [`BgMatch::play`](super::BgMatch::play) does.
     pub fn apply(&self, play: &Play) -> Result<Position, BgError> {
         let mut p = *self;
-        for m in &play.moves {
+        // Hops onto the board first (in the given order), then bear-offs, so
+        // that e.g. `9/6*/off 9/6` works whatever order it is written in.
+        let on_board = play.moves.iter().filter(|m| m.to != 0);
+        let off = play.moves.iter().filter(|m| m.to == 0);
+        for m in on_board.chain(off) {
             let from = m.from as usize;
             let to = m.to as usize;
             if !(1..=25).contains(&from) || to >= from || p.pips[from] <= 0 {
-                return Err(BgError::IllegalPlay);
-            }
-            if p.pips[BAR] > 0 && from != BAR {
                 return Err(BgError::IllegalPlay);
             }
             p.pips[from] -= 1;
@@ -395,7 +398,15 @@ mod tests {
 
     #[test]
     fn invalid_dice_give_nothing() {
-        assert!(Position::START.legal_positions(Dice { a: 0, b: 3 }).is_empty());
-        assert!(Position::START.legal_positions(Dice { a: 7, b: 7 }).is_empty());
+        assert!(
+            Position::START
+                .legal_positions(Dice { a: 0, b: 3 })
+                .is_empty()
+        );
+        assert!(
+            Position::START
+                .legal_positions(Dice { a: 7, b: 7 })
+                .is_empty()
+        );
     }
 }

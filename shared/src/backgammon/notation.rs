@@ -47,16 +47,28 @@ fn fmt_point(p: u8, is_from: bool) -> String {
 
 impl fmt::Display for Play {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // Chains: start point, then (point, hit) for each hop.
-        let mut chains: Vec<(u8, Vec<(u8, bool)>)> = Vec::with_capacity(4);
-        for m in &self.moves {
-            let ext = chains
-                .iter_mut()
-                .find(|(_, hops)| hops.last().is_some_and(|&(p, _)| p == m.from && p != 0));
-            match ext {
-                Some((_, hops)) => hops.push((m.to, m.hit)),
-                None => chains.push((m.from, vec![(m.to, m.hit)])),
+        // Chains: start point, then (point, hit) for each hop. Any chain
+        // ending where another starts is joined with it, whatever the order
+        // the hops were played in.
+        let mut chains: Vec<(u8, Vec<(u8, bool)>)> = self
+            .moves
+            .iter()
+            .map(|m| (m.from, vec![(m.to, m.hit)]))
+            .collect();
+        'join: loop {
+            for i in 0..chains.len() {
+                let end = chains[i].1.last().map_or(0, |&(p, _)| p);
+                if end == 0 {
+                    continue;
+                }
+                if let Some(j) = (0..chains.len()).find(|&j| j != i && chains[j].0 == end) {
+                    let (_, tail) = chains.remove(j);
+                    let i = if j < i { i - 1 } else { i };
+                    chains[i].1.extend(tail);
+                    continue 'join;
+                }
             }
+            break;
         }
         // Drop intermediate points that are not hits.
         let mut items: Vec<(u8, Vec<(u8, bool)>)> = chains
@@ -72,10 +84,7 @@ impl fmt::Display for Play {
                 (from, kept)
             })
             .collect();
-        items.sort_by(|a, b| {
-            b.0.cmp(&a.0)
-                .then_with(|| b.1.cmp(&a.1))
-        });
+        items.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
         let mut first = true;
         let mut i = 0;
         while i < items.len() {
@@ -113,7 +122,11 @@ fn parse_point(s: &str, is_from: bool) -> Result<u8, BgError> {
         return Err(bad());
     }
     let n: u8 = s.parse().map_err(|_| bad())?;
-    let ok = if is_from { (1..=25).contains(&n) } else { n <= 24 };
+    let ok = if is_from {
+        (1..=25).contains(&n)
+    } else {
+        n <= 24
+    };
     if ok { Ok(n) } else { Err(bad()) }
 }
 
@@ -254,8 +267,20 @@ mod tests {
     #[test]
     fn rejects_garbage() {
         for s in [
-            "24", "24/", "/5", "5/8", "26/20", "off/5", "bar/bar", "24/18(9)", "24/18(",
-            "x/y", "8/5(0)", "24/18**", "999/1", "13/7(4) 13/7(4) 13/7(4) 13/7(4) 13/7(4)",
+            "24",
+            "24/",
+            "/5",
+            "5/8",
+            "26/20",
+            "off/5",
+            "bar/bar",
+            "24/18(9)",
+            "24/18(",
+            "x/y",
+            "8/5(0)",
+            "24/18**",
+            "999/1",
+            "13/7(4) 13/7(4) 13/7(4) 13/7(4) 13/7(4)",
             "\u{1F600}/5",
         ] {
             assert!(s.parse::<Play>().is_err(), "{s}");
