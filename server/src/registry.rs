@@ -8,9 +8,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use tabula_shared::protocol::{
-    RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage,
-};
+use tabula_shared::protocol::{RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage};
 use tokio::sync::{broadcast, mpsc};
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
@@ -148,7 +146,10 @@ impl Shared {
 
     /// Every room's handle, for shutdown.
     pub fn all_rooms(&self) -> Vec<mpsc::Sender<RoomCommand>> {
-        lock(&self.rooms).values().map(|e| e.handle.clone()).collect()
+        lock(&self.rooms)
+            .values()
+            .map(|e| e.handle.clone())
+            .collect()
     }
 
     /// The room behind a private code.

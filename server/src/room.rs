@@ -16,9 +16,9 @@ use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
 use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
 use tabula_shared::protocol::{
     ActionRecord, AiLevel, BgAction, ChatLine, ClientMessage, ClockState, ColourChoice, EndReason,
-    ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, OfferKind, Opponent,
-    PendingOffer, PlayerAction, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
-    RoomStatus, RoomSummary, SeatInfo, ServerFrame, ServerMessage,
+    ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, OfferKind, Opponent, PendingOffer,
+    PlayerAction, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot, RoomStatus,
+    RoomSummary, SeatInfo, ServerFrame, ServerMessage,
 };
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
@@ -227,7 +227,10 @@ fn ai_player(level: AiLevel) -> PlayerInfo {
         AiLevel::Expert => "Expert AI",
     };
     PlayerInfo {
-        id: format!("ai-{}", name.split(' ').next().unwrap_or("ai").to_lowercase()),
+        id: format!(
+            "ai-{}",
+            name.split(' ').next().unwrap_or("ai").to_lowercase()
+        ),
         name: name.to_string(),
         ai: Some(level),
     }
@@ -269,7 +272,10 @@ pub fn create(
     options: RoomOptions,
 ) -> Result<RoomId, Refusal> {
     if shared.room_count() >= shared.config.max_rooms {
-        return Err(refuse(ErrorCode::LimitReached, "the server has too many rooms"));
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            "the server has too many rooms",
+        ));
     }
     if let Some(tc) = options.time_control
         && (tc.initial_secs == 0 || tc.initial_secs > 24 * 3600 || tc.increment_secs > 3600)
@@ -545,13 +551,11 @@ impl Room {
     }
 
     fn seat_of(&self, player_id: &str) -> Option<Seat> {
-        [Seat::First, Seat::Second]
-            .into_iter()
-            .find(|s| {
-                self.seats[idx(*s)]
-                    .as_ref()
-                    .is_some_and(|p| p.id == player_id && p.ai.is_none())
-            })
+        [Seat::First, Seat::Second].into_iter().find(|s| {
+            self.seats[idx(*s)]
+                .as_ref()
+                .is_some_and(|p| p.id == player_id && p.ai.is_none())
+        })
     }
 
     fn ai_seat(&self, seat: Seat) -> Option<AiLevel> {
@@ -560,7 +564,12 @@ impl Room {
 
     // ----- output -----
 
-    fn send_to(&self, tx: &mpsc::Sender<Outbound>, request_id: Option<u64>, message: ServerMessage) {
+    fn send_to(
+        &self,
+        tx: &mpsc::Sender<Outbound>,
+        request_id: Option<u64>,
+        message: ServerMessage,
+    ) {
         let frame = ServerFrame {
             request_id,
             message,
@@ -635,10 +644,9 @@ impl Room {
                 self.join(caller, Role::Player, None, true).await;
             }
             ClientMessage::LeaveRoom { .. } => self.leave(caller).await,
-            _ if member_seat.is_none() => self.refuse_caller(
-                &caller,
-                refuse(ErrorCode::NotInRoom, "join the room first"),
-            ),
+            _ if member_seat.is_none() => {
+                self.refuse_caller(&caller, refuse(ErrorCode::NotInRoom, "join the room first"))
+            }
             ClientMessage::Sync { .. } => {
                 let snapshot = self.snapshot(member_seat.flatten().is_some());
                 self.answer(
@@ -795,7 +803,10 @@ impl Room {
             );
             self.after_change().await;
         } else {
-            self.refuse_caller(&caller, refuse(ErrorCode::NotInRoom, "you are not in this room"));
+            self.refuse_caller(
+                &caller,
+                refuse(ErrorCode::NotInRoom, "you are not in this room"),
+            );
         }
     }
 
@@ -888,7 +899,10 @@ impl Room {
                 ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
             }
             (LiveGame::Backgammon(_), PlayerAction::Roll) => {
-                let dice = [self.rng.random_range(1..=6u8), self.rng.random_range(1..=6u8)];
+                let dice = [
+                    self.rng.random_range(1..=6u8),
+                    self.rng.random_range(1..=6u8),
+                ];
                 ActionRecord::Backgammon(BgAction::Roll { side, dice })
             }
             (LiveGame::Backgammon(_), PlayerAction::Play { play }) => {
@@ -903,7 +917,12 @@ impl Room {
             (LiveGame::Backgammon(_), PlayerAction::Drop) => {
                 ActionRecord::Backgammon(BgAction::Drop { side })
             }
-            _ => return Err(refuse(ErrorCode::IllegalMove, "that action is for the other game")),
+            _ => {
+                return Err(refuse(
+                    ErrorCode::IllegalMove,
+                    "that action is for the other game",
+                ));
+            }
         };
         self.commit(entry, Some(seat)).await?;
         // A move answers pending draw and takeback offers with "no".
@@ -919,7 +938,9 @@ impl Room {
             .map_err(|e| refuse(ErrorCode::IllegalMove, rule_error_text(&e)))?;
         self.live = next;
         match (&mut self.record, &entry) {
-            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => actions.push(a.clone()),
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => {
+                actions.push(a.clone())
+            }
             (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
                 actions.push(a.clone())
             }
@@ -960,7 +981,9 @@ impl Room {
     /// game end), restarts the clock, asks the AI when it is its turn, and
     /// tells the lobby.
     async fn after_change(&mut self) {
-        if !self.game_started && self.seats.iter().all(Option::is_some) && self.result.is_none()
+        if !self.game_started
+            && self.seats.iter().all(Option::is_some)
+            && self.result.is_none()
             && self.away_since.iter().all(Option::is_none)
         {
             self.game_started = true;
@@ -1022,7 +1045,8 @@ impl Room {
                     GamePhase::OpeningRoll => {
                         let white = self.rng.random_range(1..=6u8);
                         let black = self.rng.random_range(1..=6u8);
-                        let entry = ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
+                        let entry =
+                            ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
                         return self.commit(entry, None).await.is_ok();
                     }
                     GamePhase::MatchOver { winner } => Some(GameResult {
@@ -1147,7 +1171,9 @@ impl Room {
     fn takeback_point(&self, seat: Seat) -> Option<usize> {
         match &self.record {
             GameRecord::Gomoku { actions, .. } => actions.iter().rposition(|a| match a {
-                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => *s == seat,
+                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => {
+                    *s == seat
+                }
             }),
             GameRecord::Backgammon { actions, .. } => {
                 let side = side_of_seat(seat);
@@ -1155,10 +1181,18 @@ impl Room {
                     .iter()
                     .rposition(|a| matches!(a, BgAction::NextGame))
                     .map_or(0, |i| i + 1);
-                let last = actions.iter().rposition(|a| matches!(a, BgAction::Play { side: s, .. } if *s == side))?;
+                let last = actions
+                    .iter()
+                    .rposition(|a| matches!(a, BgAction::Play { side: s, .. } if *s == side))?;
                 // Not past a cube action or into an earlier game.
                 let cube_after = actions[last..].iter().any(|a| {
-                    matches!(a, BgAction::Double { .. } | BgAction::Take { .. } | BgAction::Drop { .. } | BgAction::Resign { .. })
+                    matches!(
+                        a,
+                        BgAction::Double { .. }
+                            | BgAction::Take { .. }
+                            | BgAction::Drop { .. }
+                            | BgAction::Resign { .. }
+                    )
                 });
                 (last >= game_start && !cube_after).then_some(last)
             }
@@ -1168,7 +1202,10 @@ impl Room {
     async fn request_takeback(&mut self, seat: Seat) -> Result<(), Refusal> {
         self.require_running()?;
         if !self.options.takebacks {
-            return Err(refuse(ErrorCode::Forbidden, "takebacks are off in this room"));
+            return Err(refuse(
+                ErrorCode::Forbidden,
+                "takebacks are off in this room",
+            ));
         }
         if self.takeback_point(seat).is_none() {
             return Err(refuse(ErrorCode::IllegalMove, "nothing to take back"));
@@ -1215,13 +1252,21 @@ impl Room {
         Ok(())
     }
 
-    async fn answer_offer(&mut self, seat: Seat, kind: OfferKind, accept: bool) -> Result<(), Refusal> {
+    async fn answer_offer(
+        &mut self,
+        seat: Seat,
+        kind: OfferKind,
+        accept: bool,
+    ) -> Result<(), Refusal> {
         let Some(pos) = self
             .offers
             .iter()
             .position(|o| o.kind == kind && o.by == seat.other())
         else {
-            return Err(refuse(ErrorCode::IllegalMove, "there is no such offer to answer"));
+            return Err(refuse(
+                ErrorCode::IllegalMove,
+                "there is no such offer to answer",
+            ));
         };
         let offer = self.offers.remove(pos);
         if !accept {
@@ -1256,7 +1301,10 @@ impl Room {
         }
         let other = seat.other();
         let other_wants = self.ai_seat(other).is_some()
-            || self.offers.iter().any(|o| o.kind == OfferKind::Rematch && o.by == other);
+            || self
+                .offers
+                .iter()
+                .any(|o| o.kind == OfferKind::Rematch && o.by == other);
         if other_wants {
             self.start_rematch().await
         } else {
@@ -1329,7 +1377,10 @@ impl Room {
             }
             Some(left) => Err(refuse(
                 ErrorCode::IllegalMove,
-                format!("the opponent has {} s left to come back", left.as_secs() + 1),
+                format!(
+                    "the opponent has {} s left to come back",
+                    left.as_secs() + 1
+                ),
             )),
             None => Err(refuse(ErrorCode::IllegalMove, "the opponent is here")),
         }

@@ -199,9 +199,12 @@ impl ClientMessage {
             | ClaimWin { room_id }
             | Chat { room_id, .. }
             | MuteSpectators { room_id, .. } => Some(room_id),
-            Hello { .. } | ListRooms | UnwatchLobby | CreateRoom { .. } | JoinByCode { .. } | Ping => {
-                None
-            }
+            Hello { .. }
+            | ListRooms
+            | UnwatchLobby
+            | CreateRoom { .. }
+            | JoinByCode { .. }
+            | Ping => None,
         }
     }
 }
@@ -236,7 +239,10 @@ impl ClientFrame {
             request_id,
         };
         let Some(object) = value.as_object() else {
-            return Err(fail(ErrorCode::BadJson, "a message must be a JSON object".into()));
+            return Err(fail(
+                ErrorCode::BadJson,
+                "a message must be a JSON object".into(),
+            ));
         };
         let Some(kind) = object
             .get("type")
@@ -254,7 +260,8 @@ impl ClientFrame {
                 format!("unknown message type {kind:?}"),
             ));
         }
-        serde_json::from_value(value).map_err(|e| fail(ErrorCode::BadRequest, format!("{kind}: {e}")))
+        serde_json::from_value(value)
+            .map_err(|e| fail(ErrorCode::BadRequest, format!("{kind}: {e}")))
     }
 }
 
@@ -890,7 +897,9 @@ impl ServerFrame {
     /// Encodes the frame as JSON text.
     pub fn encode(&self) -> String {
         // Serialising these plain data types cannot fail: every map key is a string.
-        serde_json::to_string(self).unwrap_or_else(|_| String::from("{\"type\":\"error\",\"code\":\"internal\",\"message\":\"encode failed\"}"))
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            String::from("{\"type\":\"error\",\"code\":\"internal\",\"message\":\"encode failed\"}")
+        })
     }
 }
 

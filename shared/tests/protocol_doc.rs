@@ -35,7 +35,10 @@ fn examples() -> Vec<(String, String)> {
 
 fn type_of(text: &str) -> String {
     let value: serde_json::Value = serde_json::from_str(text).expect("example is JSON");
-    value["type"].as_str().expect("example has a type").to_string()
+    value["type"]
+        .as_str()
+        .expect("example has a type")
+        .to_string()
 }
 
 #[test]
@@ -109,7 +112,10 @@ fn every_block_is_marked_client_or_server() {
     let all = examples();
     assert!(all.len() > 40, "expected the full set of examples");
     for (direction, _) in all {
-        assert!(direction == "client" || direction == "server", "{direction}");
+        assert!(
+            direction == "client" || direction == "server",
+            "{direction}"
+        );
     }
 }
 
@@ -120,9 +126,14 @@ fn decode_tells_bad_json_unknown_type_and_bad_fields_apart() {
     assert_eq!(code("[1,2]"), Some(ErrorCode::BadJson));
     assert_eq!(code(r#"{"type":"teleport"}"#), Some(ErrorCode::UnknownType));
     assert_eq!(code(r#"{"no_type":1}"#), Some(ErrorCode::BadRequest));
-    assert_eq!(code(r#"{"type":"chat","room_id":"r"}"#), Some(ErrorCode::BadRequest));
-    let err = ClientFrame::decode(r#"{"type":"act","request_id":5,"room_id":"r","action":{"kind":"fly"}}"#)
-        .expect_err("bad action");
+    assert_eq!(
+        code(r#"{"type":"chat","room_id":"r"}"#),
+        Some(ErrorCode::BadRequest)
+    );
+    let err = ClientFrame::decode(
+        r#"{"type":"act","request_id":5,"room_id":"r","action":{"kind":"fly"}}"#,
+    )
+    .expect_err("bad action");
     assert_eq!(err.code, ErrorCode::BadRequest);
     assert_eq!(err.request_id, Some(5));
     assert_eq!(code(r#"{"type":"ping"}"#), None);

@@ -100,6 +100,8 @@ pub struct Client {
     pub rooms: Vec<String>,
     /// Every server message received, in order.
     pub seen: Vec<Value>,
+    /// Received but not yet consumed by `next` or `expect`.
+    pending: std::collections::VecDeque<Value>,
     next_request: u64,
 }
 
@@ -115,6 +117,7 @@ impl Client {
             token: String::new(),
             rooms: Vec::new(),
             seen: Vec::new(),
+            pending: std::collections::VecDeque::new(),
             next_request: 1,
         }
     }
@@ -131,7 +134,11 @@ impl Client {
         self.token = welcome["token"].as_str().unwrap_or_default().into();
         self.rooms = welcome["rooms"]
             .as_array()
-            .map(|a| a.iter().filter_map(|v| v.as_str().map(String::from)).collect())
+            .map(|a| {
+                a.iter()
+                    .filter_map(|v| v.as_str().map(String::from))
+                    .collect()
+            })
             .unwrap_or_default();
         welcome
     }
@@ -163,15 +170,25 @@ impl Client {
         self.expect(|m| m["request_id"] == json!(id)).await
     }
 
-    /// The next text message, or `None` when the connection closed.
+    /// The next text message not yet consumed, or `None` when the connection closed.
     pub async fn next(&mut self) -> Option<Value> {
+        match self.pending.pop_front() {
+            Some(v) => Some(v),
+            None => self.receive().await,
+        }
+    }
+
+    /// Reads the next text message off the socket.
+    async fn receive(&mut self) -> Option<Value> {
+        let deadline = tokio::time::Instant::now() + WAIT;
         loop {
-            let frame = tokio::time::timeout(WAIT, self.ws.next())
+            let frame = tokio::time::timeout_at(deadline, self.ws.next())
                 .await
                 .expect("a message in time");
             match frame {
                 Some(Ok(Message::Text(text))) => {
-                    let value: Value = serde_json::from_str(text.as_str()).expect("server sends JSON");
+                    let value: Value =
+                        serde_json::from_str(text.as_str()).expect("server sends JSON");
                     // Every server frame must decode as a typed ServerFrame too.
                     let typed: Result<tabula_shared::protocol::ServerFrame, _> =
                         serde_json::from_str(text.as_str());
@@ -199,13 +216,22 @@ impl Client {
         }
     }
 
-    /// Skips messages until one matches, and returns it.
+    /// The first message (consumed or not yet read) that matches; the ones
+    /// skipped stay available to later calls.
     pub async fn expect(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.pending.iter().position(&pred) {
+            if let Some(v) = self.pending.remove(i) {
+                return v;
+            }
+        }
         loop {
-            match self.next().await {
+            match self.receive().await {
                 Some(v) if pred(&v) => return v,
-                Some(_) => continue,
-                None => panic!("connection closed while waiting; seen: {:?}", self.seen.last()),
+                Some(v) => self.pending.push_back(v),
+                None => panic!(
+                    "connection closed while waiting; last seen: {:?}",
+                    self.seen.last()
+                ),
             }
         }
     }
@@ -220,6 +246,15 @@ impl Client {
     /// Waits for an `action` event and returns the action.
     pub async fn action(&mut self) -> Value {
         self.event("action").await["event"]["action"].clone()
+    }
+
+    /// Waits for an `action` event whose action matches.
+    pub async fn action_where(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
+        self.expect(|m| {
+            m["type"] == "event" && m["event"]["kind"] == "action" && pred(&m["event"]["action"])
+        })
+        .await["event"]["action"]
+            .clone()
     }
 
     /// Creates a room and returns (room id, seat).

@@ -25,14 +25,20 @@ async fn malformed_unknown_and_missing_fields_get_errors_and_the_connection_stay
     let e = c.request(json!({"type": "chat"})).await;
     assert_eq!(e["code"], "bad_request");
 
-    let e = c.request(json!({"type": "join_room", "room_id": "r-nope"})).await;
+    let e = c
+        .request(json!({"type": "join_room", "room_id": "r-nope"}))
+        .await;
     assert_eq!(e["code"], "not_found");
 
-    c.send_raw(Message::Binary(vec![1, 2, 3].into())).await.expect("send");
+    c.send_raw(Message::Binary(vec![1, 2, 3].into()))
+        .await
+        .expect("send");
     let e = c.next().await.expect("reply");
     assert_eq!(e["code"], "bad_json");
 
-    let e = c.request(json!({"type": "hello", "protocol": 1, "name": "again"})).await;
+    let e = c
+        .request(json!({"type": "hello", "protocol": 1, "name": "again"}))
+        .await;
     assert_eq!(e["code"], "bad_request");
 
     // Still alive.
@@ -46,11 +52,26 @@ async fn bad_names_versions_and_tokens_are_refused() {
     let server = TestServer::start().await;
     let mut c = Client::connect(server.addr).await;
     for (msg, code) in [
-        (json!({"type": "hello", "protocol": 1, "name": "   "}), "invalid_name"),
-        (json!({"type": "hello", "protocol": 1, "name": "x".repeat(25)}), "invalid_name"),
-        (json!({"type": "hello", "protocol": 1, "name": "bell\u{7}"}), "invalid_name"),
-        (json!({"type": "hello", "protocol": 99, "name": "Ada"}), "unsupported_version"),
-        (json!({"type": "hello", "protocol": 1, "name": "Ada", "token": "forged"}), "auth_failed"),
+        (
+            json!({"type": "hello", "protocol": 1, "name": "   "}),
+            "invalid_name",
+        ),
+        (
+            json!({"type": "hello", "protocol": 1, "name": "x".repeat(25)}),
+            "invalid_name",
+        ),
+        (
+            json!({"type": "hello", "protocol": 1, "name": "bell\u{7}"}),
+            "invalid_name",
+        ),
+        (
+            json!({"type": "hello", "protocol": 99, "name": "Ada"}),
+            "unsupported_version",
+        ),
+        (
+            json!({"type": "hello", "protocol": 1, "name": "Ada", "token": "forged"}),
+            "auth_failed",
+        ),
     ] {
         let e = c.request(msg).await;
         assert_eq!(e["code"], code, "{e}");
@@ -83,33 +104,63 @@ async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
     let mut ada = server.client("Ada").await;
     let mut bob = server.client("Bob").await;
     let mut eve = server.client("Eve").await;
-    let (room, _) = ada.create(gomoku_options(json!({"kind": "human"}), "black")).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
     bob.join(&room, "player").await;
     eve.join(&room, "spectator").await;
     ada.event("game_started").await;
 
-    assert_eq!(ada.act(&room, json!({"kind": "place", "point": point(7, 7)})).await["type"], "ok");
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
     // Occupied, off the board, wrong game, out of turn, spectator.
-    let e = bob.act(&room, json!({"kind": "place", "point": point(7, 7)})).await;
+    let e = bob
+        .act(&room, json!({"kind": "place", "point": point(7, 7)}))
+        .await;
     assert_eq!(e["code"], "illegal_move");
-    assert!(e["message"].as_str().unwrap_or("").contains("occupied"), "{e}");
-    let e = bob.act(&room, json!({"kind": "place", "point": point(30, 2)})).await;
+    assert!(
+        e["message"].as_str().unwrap_or("").contains("occupied"),
+        "{e}"
+    );
+    let e = bob
+        .act(&room, json!({"kind": "place", "point": point(30, 2)}))
+        .await;
     assert_eq!(e["code"], "illegal_move");
     let e = bob.act(&room, json!({"kind": "roll"})).await;
     assert_eq!(e["code"], "illegal_move");
-    let e = ada.act(&room, json!({"kind": "place", "point": point(1, 1)})).await;
+    let e = ada
+        .act(&room, json!({"kind": "place", "point": point(1, 1)}))
+        .await;
     assert_eq!(e["code"], "not_your_turn");
-    let e = eve.act(&room, json!({"kind": "place", "point": point(1, 1)})).await;
+    let e = eve
+        .act(&room, json!({"kind": "place", "point": point(1, 1)}))
+        .await;
     assert_eq!(e["code"], "forbidden");
-    let e = eve.request(json!({"type": "resign", "room_id": room})).await;
+    let e = eve
+        .request(json!({"type": "resign", "room_id": room}))
+        .await;
     assert_eq!(e["code"], "forbidden");
-    let e = bob.act(&room, json!({"kind": "place", "point": {"x": -1, "y": 2}})).await;
+    let e = bob
+        .act(&room, json!({"kind": "place", "point": {"x": -1, "y": 2}}))
+        .await;
     assert_eq!(e["code"], "bad_request");
 
     // The game carries on: the record still holds one stone, and Bob can move.
     let snap = eve.request(json!({"type": "sync", "room_id": room})).await;
-    assert_eq!(snap["snapshot"]["record"]["actions"].as_array().map(Vec::len), Some(1));
-    assert_eq!(bob.act(&room, json!({"kind": "place", "point": point(8, 8)})).await["type"], "ok");
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    assert_eq!(
+        bob.act(&room, json!({"kind": "place", "point": point(8, 8)}))
+            .await["type"],
+        "ok"
+    );
     server.stop().await;
 }
 
@@ -119,20 +170,36 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
     // Fast but legitimate: a whole game's worth of moves back to back.
     let mut ada = server.client("Ada").await;
     let mut bob = server.client("Bob").await;
-    let (room, _) = ada.create(gomoku_options(json!({"kind": "human"}), "black")).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
     bob.join(&room, "player").await;
     for i in 0..10u8 {
         // No five: alternate rows.
-        let r = ada.act(&room, json!({"kind": "place", "point": point(i, (i % 2) * 4)})).await;
+        let r = ada
+            .act(
+                &room,
+                json!({"kind": "place", "point": point(i, (i % 2) * 4)}),
+            )
+            .await;
         assert_eq!(r["type"], "ok", "{r}");
-        let r = bob.act(&room, json!({"kind": "place", "point": point(i, 2 + (i % 2) * 4)})).await;
+        let r = bob
+            .act(
+                &room,
+                json!({"kind": "place", "point": point(i, 2 + (i % 2) * 4)}),
+            )
+            .await;
         assert_eq!(r["type"], "ok", "{r}");
     }
 
     // A flood: first rate_limited errors, then a close.
     let mut flood = server.client("Flood").await;
     for _ in 0..200 {
-        if flood.send_raw(Message::Text(r#"{"type":"ping"}"#.into())).await.is_err() {
+        if flood
+            .send_raw(Message::Text(r#"{"type":"ping"}"#.into()))
+            .await
+            .is_err()
+        {
             break;
         }
     }
@@ -144,7 +211,10 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
             None => break,
         }
     }
-    assert!(limited > 0, "the flood got rate_limited errors before the close");
+    assert!(
+        limited > 0,
+        "the flood got rate_limited errors before the close"
+    );
     // Others are untouched.
     assert_eq!(ada.request(json!({"type": "ping"})).await["type"], "pong");
     server.stop().await;

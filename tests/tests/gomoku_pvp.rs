@@ -14,7 +14,9 @@ async fn pvp_gomoku_to_five_with_spectator() {
     // Bob watches the lobby and sees the new room appear.
     let list = bob.request(json!({"type": "list_rooms"})).await;
     assert_eq!(list["type"], "room_list");
-    let (room, seat) = ada.create(gomoku_options(json!({"kind": "human"}), "black")).await;
+    let (room, seat) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
     assert_eq!(seat, "first");
     let update = bob
         .expect(|m| m["type"] == "room_updated" && m["room"]["room_id"] == room.as_str())
@@ -29,23 +31,33 @@ async fn pvp_gomoku_to_five_with_spectator() {
 
     // Black builds a row on y = 7; white answers on y = 9.
     for i in 0..5u8 {
-        let reply = ada.act(&room, json!({"kind": "place", "point": point(3 + i, 7)})).await;
+        let reply = ada
+            .act(&room, json!({"kind": "place", "point": point(3 + i, 7)}))
+            .await;
         assert_eq!(reply["type"], "ok", "{reply}");
-        let seen = bob.action().await;
+        let seen = bob.action_where(|a| a["seat"] == "first").await;
         assert_eq!(seen["point"], point(3 + i, 7));
         if i < 4 {
             // Out of turn: Ada may not move twice.
-            let early = ada.act(&room, json!({"kind": "place", "point": point(0, 0)})).await;
+            let early = ada
+                .act(&room, json!({"kind": "place", "point": point(0, 0)}))
+                .await;
             assert_eq!(early["code"], "not_your_turn");
-            let reply = bob.act(&room, json!({"kind": "place", "point": point(3 + i, 9)})).await;
+            let reply = bob
+                .act(&room, json!({"kind": "place", "point": point(3 + i, 9)}))
+                .await;
             assert_eq!(reply["type"], "ok", "{reply}");
-            ada.action().await;
+            let seen = ada.action_where(|a| a["seat"] == "second").await;
+            assert_eq!(seen["point"], point(3 + i, 9));
         }
     }
     let over = ada.event("game_over").await;
     assert_eq!(over["event"]["result"]["winner"], "first");
     assert_eq!(over["event"]["result"]["reason"], "rules");
-    assert_eq!(over["event"]["result"]["line"].as_array().map(Vec::len), Some(5));
+    assert_eq!(
+        over["event"]["result"]["line"].as_array().map(Vec::len),
+        Some(5)
+    );
     bob.event("game_over").await;
     eve.event("game_over").await;
 
@@ -66,10 +78,15 @@ async fn pvp_gomoku_to_five_with_spectator() {
     assert_eq!(eve_events, ada_tail);
     // Sequence numbers rise by one with no gaps.
     for pair in eve_events.windows(2) {
-        assert_eq!(pair[1]["seq"].as_u64(), pair[0]["seq"].as_u64().map(|s| s + 1));
+        assert_eq!(
+            pair[1]["seq"].as_u64(),
+            pair[0]["seq"].as_u64().map(|s| s + 1)
+        );
     }
     // The spectator may not move.
-    let refused = eve.act(&room, json!({"kind": "place", "point": point(0, 0)})).await;
+    let refused = eve
+        .act(&room, json!({"kind": "place", "point": point(0, 0)}))
+        .await;
     assert_eq!(refused["code"], "forbidden");
 
     // The finished game is stored with its record.

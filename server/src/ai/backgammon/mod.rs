@@ -20,11 +20,19 @@ pub enum Decision {
 }
 
 /// The AI's decision for `side`.
-pub fn choose(_level: Level, m: &BgMatch, side: Side, _budget: Duration, _seed: u64) -> Option<Decision> {
+pub fn choose(
+    _level: Level,
+    m: &BgMatch,
+    side: Side,
+    _budget: Duration,
+    _seed: u64,
+) -> Option<Decision> {
     match m.phase() {
         GamePhase::AwaitingRoll { side: s } if *s == side => Some(Decision::Roll),
         GamePhase::CubeOffered { by } if *by != side => Some(Decision::Take),
-        GamePhase::Moving { side: s, .. } if *s == side => m.legal_plays().into_iter().next().map(Decision::Play),
+        GamePhase::Moving { side: s, .. } if *s == side => {
+            m.legal_plays().into_iter().next().map(Decision::Play)
+        }
         _ => None,
     }
 }

@@ -14,7 +14,13 @@ pub enum Decision {
 }
 
 /// The AI's decision for `seat`.
-pub fn choose(_level: Level, game: &Gomoku, seat: Seat, _budget: Duration, _seed: u64) -> Option<Decision> {
+pub fn choose(
+    _level: Level,
+    game: &Gomoku,
+    seat: Seat,
+    _budget: Duration,
+    _seed: u64,
+) -> Option<Decision> {
     if game.to_act() != Some(seat) {
         return None;
     }
