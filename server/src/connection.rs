@@ -233,8 +233,13 @@ impl Handler {
             if self.limit.strikes > self.shared.config.rate_strikes {
                 return Next::Close(CloseCode::Policy, "too many requests".into());
             }
+            // Answer with the request's id when it has one, so a client can match it.
+            let request_id = match ClientFrame::decode(text) {
+                Ok(frame) => frame.request_id,
+                Err(e) => e.request_id,
+            };
             self.reply(
-                None,
+                request_id,
                 ServerMessage::error(ErrorCode::RateLimited, "too many requests; slow down"),
             );
             return Next::Continue;

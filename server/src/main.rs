@@ -30,7 +30,7 @@ struct Args {
     #[arg(long, default_value_t = 10_000)]
     max_rooms: usize,
     /// Requests per second one connection may sustain.
-    #[arg(long, default_value_t = 20)]
+    #[arg(long, default_value_t = 30)]
     rate_per_sec: u32,
     /// Milliseconds the AI may think per move.
     #[arg(long, default_value_t = 1000)]

@@ -51,6 +51,8 @@ pub struct Shared {
     lobby: broadcast::Sender<Utf8Bytes>,
     /// Source of connection ids.
     next_conn: AtomicU64,
+    /// How many rooms were created since start (seeds test dice per room).
+    rooms_created: AtomicU64,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -83,12 +85,18 @@ impl Shared {
             rooms: Mutex::new(HashMap::new()),
             lobby,
             next_conn: AtomicU64::new(1),
+            rooms_created: AtomicU64::new(0),
         }
     }
 
     /// A fresh connection id.
     pub fn next_conn_id(&self) -> u64 {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Numbers rooms in creation order.
+    pub fn next_room_number(&self) -> u64 {
+        self.rooms_created.fetch_add(1, Ordering::Relaxed)
     }
 
     /// The identity behind a token.

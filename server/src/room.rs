@@ -248,12 +248,12 @@ fn new_code(shared: &Shared, rng: &mut StdRng) -> String {
     }
 }
 
-fn room_rng(shared: &Shared, id: &str) -> StdRng {
+fn room_rng(shared: &Shared, salt: &str) -> StdRng {
     match shared.config.dice_seed {
         Some(seed) => {
-            // Same seed, same room id: same dice.
+            // Same seed, same salt: same dice.
             let mut h: u64 = seed ^ 0x9E37_79B9_7F4A_7C15;
-            for b in id.bytes() {
+            for b in salt.bytes() {
                 h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
             }
             StdRng::seed_from_u64(h)
@@ -290,11 +290,15 @@ pub fn create(
         .replay()
         .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
     let id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
-    let mut rng = room_rng(shared, &id);
+    // With a fixed seed, the n-th room created always gets the same dice.
+    let mut rng = room_rng(shared, &format!("room-{}", shared.next_room_number()));
     let code = options.private.then(|| new_code(shared, &mut rng));
+    // Gomoku's first seat is black; Backgammon's first seat is white.
+    let first_colour = match options.game {
+        GameOptions::Gomoku(_) => ColourChoice::Black,
+        GameOptions::Backgammon(_) => ColourChoice::White,
+    };
     let creator_seat = match options.colour {
-        ColourChoice::Black => Seat::First,
-        ColourChoice::White => Seat::Second,
         ColourChoice::Random => {
             if rng.random_range(0..2) == 0 {
                 Seat::First
@@ -302,6 +306,8 @@ pub fn create(
                 Seat::Second
             }
         }
+        colour if colour == first_colour => Seat::First,
+        _ => Seat::Second,
     };
     let mut seats: [Option<PlayerInfo>; 2] = [None, None];
     if let Opponent::Ai { level } = options.opponent {

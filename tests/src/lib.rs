@@ -28,10 +28,13 @@ pub struct TestServer {
     _tmp: Option<tempfile::TempDir>,
 }
 
-/// Test settings: fixed dice, short grace period, quick AI.
+/// Test settings: fixed dice, short grace period, quick AI, and a rate limit
+/// high enough for bots that sync after every move.
 pub fn test_config(data_dir: &Path) -> tabula_server::Config {
     tabula_server::Config {
         data_dir: data_dir.to_path_buf(),
+        rate_burst: 500,
+        rate_per_sec: 500,
         dice_seed: Some(7),
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
@@ -359,4 +362,11 @@ impl Drop for ChildServer {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// Rebuilds a room's game from a `snapshot` reply.
+pub fn replay_snapshot(snapshot: &Value) -> tabula_shared::protocol::LiveGame {
+    let record: tabula_shared::protocol::GameRecord =
+        serde_json::from_value(snapshot["snapshot"]["record"].clone()).expect("record decodes");
+    record.replay().expect("record replays")
 }

@@ -166,7 +166,13 @@ async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
 
 #[tokio::test]
 async fn floods_are_limited_then_closed_but_fast_play_is_not() {
-    let server = TestServer::start().await;
+    // The server's default limits, not the relaxed test ones.
+    let dir = tempfile::tempdir().expect("dir");
+    let config = tabula_server::Config {
+        data_dir: dir.path().to_path_buf(),
+        ..tabula_server::Config::default()
+    };
+    let server = TestServer::start_with(config).await;
     // Fast but legitimate: a whole game's worth of moves back to back.
     let mut ada = server.client("Ada").await;
     let mut bob = server.client("Bob").await;

@@ -1,0 +1,90 @@
+//! A full PvP Backgammon money game with fixed dice: White doubles, Black
+//! takes, and White wins a gammon (or better). Each side plays by a simple
+//! fixed policy, so the game is the same on every run.
+
+use serde_json::json;
+use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
+use tabula_shared::protocol::LiveGame;
+use tabula_tests::{Client, TestServer, backgammon_options, replay_snapshot};
+
+/// White hits whenever it can and otherwise runs; Black never hits and
+/// leaves as many blots as it can, so it keeps getting sent back.
+fn choose(m: &BgMatch, side: Side, dice: tabula_shared::backgammon::Dice) -> String {
+    let position = m.position_for(side);
+    let plays = position.legal_plays(dice);
+    let best = plays.iter().max_by_key(|(play, after)| {
+        let (mine, theirs) = after.pip_count();
+        let score: i64 = match side {
+            Side::White => i64::from(theirs) - i64::from(mine),
+            Side::Black => {
+                let blots = (1..=24).filter(|&p| after.checker(p) == 1).count() as i64;
+                -i64::from(theirs) + 5 * blots
+            }
+        };
+        (score, play.to_string())
+    });
+    best.map(|(play, _)| play.to_string()).unwrap_or_default()
+}
+
+async fn state(c: &mut Client, room: &str) -> (serde_json::Value, BgMatch) {
+    let snap = c.request(json!({"type": "sync", "room_id": room})).await;
+    let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
+        panic!("not backgammon")
+    };
+    (snap, m)
+}
+
+#[tokio::test]
+async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
+    let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).try_init();
+    let server = TestServer::start().await;
+    let mut white = server.client("White").await;
+    let mut black = server.client("Black").await;
+    let (room, seat) = white
+        .create(backgammon_options(json!({"kind": "human"}), "white", 0))
+        .await;
+    assert_eq!(seat, "first");
+    black.join(&room, "player").await;
+    white.event("game_started").await;
+
+    let mut doubled = false;
+    let mut result = None;
+    for _turn in 0..2000 {
+        let (snap, m) = state(&mut white, &room).await;
+        if !snap["snapshot"]["result"].is_null() {
+            result = Some(snap["snapshot"]["result"].clone());
+            break;
+        }
+        let (side, action) = match *m.phase() {
+            GamePhase::AwaitingRoll { side } => {
+                if side == Side::White && !doubled && m.can_double(Side::White) && m.game_number() == 1 {
+                    doubled = true;
+                    (side, json!({"kind": "double"}))
+                } else {
+                    (side, json!({"kind": "roll"}))
+                }
+            }
+            GamePhase::Moving { side, dice } => (side, json!({"kind": "play", "play": choose(&m, side, dice)})),
+            GamePhase::CubeOffered { by } => (by.opponent(), json!({"kind": "take"})),
+            ref other => panic!("unexpected phase {other:?}"),
+        };
+        let client = if side == Side::White { &mut white } else { &mut black };
+        let reply = client.act(&room, action.clone()).await;
+        assert_eq!(reply["type"], "ok", "{action} -> {reply}");
+    }
+    let result = result.expect("the game ended");
+    assert_eq!(result["winner"], "first", "{result}");
+    let score = result["score"].as_array().expect("score");
+    let white_points = score[0].as_u64().expect("points");
+    assert!(white_points == 4 || white_points == 6, "a gammon (or backgammon) at cube 2: {result}");
+
+    // The record shows the double and the take, and every roll.
+    let (snap, m) = state(&mut black, &room).await;
+    let actions = snap["snapshot"]["record"]["actions"].as_array().expect("actions").clone();
+    assert!(actions.iter().any(|a| a["kind"] == "double" && a["side"] == "white"));
+    assert!(actions.iter().any(|a| a["kind"] == "take" && a["side"] == "black"));
+    assert_eq!(m.cube().value, 2);
+    let game_over = black.event("game_over").await;
+    assert_eq!(game_over["event"]["result"], result);
+    server.stop().await;
+}

@@ -1,0 +1,88 @@
+//! A vs-AI game of each kind, played to the end over real sockets.
+
+use serde_json::json;
+use tabula_shared::backgammon::GamePhase;
+use tabula_shared::gomoku::Point;
+use tabula_shared::protocol::LiveGame;
+use tabula_tests::{TestServer, backgammon_options, gomoku_options, replay_snapshot};
+
+#[tokio::test]
+async fn gomoku_against_each_ai_level_to_the_end() {
+    let server = TestServer::start().await;
+    for level in ["beginner", "intermediate", "expert"] {
+        let mut ada = server.client("Ada").await;
+        let (room, seat) = ada
+            .create(gomoku_options(json!({"kind": "ai", "level": level}), "black"))
+            .await;
+        assert_eq!(seat, "first");
+        let mut over = None;
+        for _ in 0..300 {
+            let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+            if !snap["snapshot"]["result"].is_null() {
+                over = Some(snap["snapshot"]["result"].clone());
+                break;
+            }
+            let LiveGame::Gomoku(game) = replay_snapshot(&snap) else {
+                panic!("not gomoku")
+            };
+            if game.to_act() != Some(tabula_shared::gomoku::Seat::First) {
+                // The AI is thinking; its move arrives as an event.
+                ada.event("action").await;
+                continue;
+            }
+            // A naive human: the legal point closest to the centre, scanning rows.
+            let size = game.size();
+            let centre = i32::from(size / 2);
+            let p = (0..size)
+                .flat_map(|y| (0..size).map(move |x| Point { x, y }))
+                .filter(|p| game.is_legal(tabula_shared::gomoku::Seat::First, *p).is_ok())
+                .min_by_key(|p| (i32::from(p.x) - centre).abs() + (i32::from(p.y) - centre).abs())
+                .expect("a legal point");
+            let reply = ada.act(&room, json!({"kind": "place", "point": p})).await;
+            assert_eq!(reply["type"], "ok", "{reply}");
+        }
+        let result = over.expect("the game ended");
+        // The naive human never beats the AI.
+        assert_ne!(result["winner"], "first", "{level}: {result}");
+        ada.close().await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn backgammon_against_the_ai_to_the_end() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(backgammon_options(json!({"kind": "ai", "level": "beginner"}), "white", 1))
+        .await;
+    let mut result = None;
+    for _ in 0..3000 {
+        let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+        if !snap["snapshot"]["result"].is_null() {
+            result = Some(snap["snapshot"]["result"].clone());
+            break;
+        }
+        let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
+            panic!("not backgammon")
+        };
+        let mine = tabula_shared::backgammon::Side::White;
+        let action = match *m.phase() {
+            GamePhase::AwaitingRoll { side } if side == mine => json!({"kind": "roll"}),
+            GamePhase::Moving { side, .. } if side == mine => {
+                let play = m.legal_plays().into_iter().next().map(|p| p.to_string()).unwrap_or_default();
+                json!({"kind": "play", "play": play})
+            }
+            GamePhase::CubeOffered { by } if by != mine => json!({"kind": "take"}),
+            _ => {
+                ada.event("action").await;
+                continue;
+            }
+        };
+        let reply = ada.act(&room, action.clone()).await;
+        assert_eq!(reply["type"], "ok", "{action} -> {reply}");
+    }
+    let result = result.expect("the match ended");
+    assert!(result["winner"] == "first" || result["winner"] == "second");
+    server.stop().await;
+}
