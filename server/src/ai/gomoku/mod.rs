@@ -217,7 +217,10 @@ fn search_with(
     let mut s = Searcher::new(pos, settings, seed);
     let t = s.think(color_of(to_play), limits.budget());
     SearchReport {
-        best: t.best.map(|i| s.pos.point(i)),
+        best: t
+            .best
+            .map(|i| s.pos.point(i))
+            .or_else(|| fallback(board, to_play, rule)),
         score: t.score,
         depth: t.depth,
         nodes: s.nodes,
@@ -235,6 +238,24 @@ pub fn find_vcf(board: &Board, attacker: Stone, rule: Rule, max_nodes: u64) -> O
     } else {
         None
     }
+}
+
+/// The fewest attacker fours (not counting the final five) of a VCF for
+/// `attacker`, by iterative deepening up to `max_depth`; `None` when none
+/// is found within `max_nodes` per depth.
+pub fn vcf_min_fours(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    max_depth: i32,
+    max_nodes: u64,
+) -> Option<usize> {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    (0..=max_depth).find_map(|d| {
+        s.vcf_root(color_of(attacker), d, max_nodes)
+            .then(|| s.vcf_line.len().div_ceil(2) - 1)
+    })
 }
 
 /// Is `p` a legal point for `stone` (empty; not renju-forbidden for black)?

@@ -1,15 +1,18 @@
 //! VCF puzzles for tests and benchmarks.
 //!
-//! Each puzzle is a "snake" of `k` chained fours for black: every four is
-//! made on a line through the previous four's stone (two black stones
-//! prepared on it, a white stone blocking the far side), so the fours can
-//! only be played in order, and the last one is an open four. The snake
-//! runs right/up/left/up through a narrow band near the left edge; the
-//! forced white blocks never line up into a white four.
+//! The positions were found by `gomoku-arena --find-vcf`: random dense
+//! positions (15x15, black to move, white without a VCF of its own) whose
+//! *shortest* VCF for black, by iterative deepening of the VCF solver, is
+//! long. Each is listed with that shortest number of fours (counting the
+//! final open four or five). Row `y = 0` comes first.
+//!
+//! (Hand-built chains of fours, e.g. a "snake" of fours each through the
+//! previous four's stone, always had shortcuts through diagonals of the
+//! prepared stones, so the set is generated instead.)
 
-use tabula_shared::gomoku::{Board, Point, Stone};
+use tabula_shared::gomoku::{Board, Stone};
 
-/// A VCF puzzle: black to move wins by `fours` continuous fours.
+/// A VCF puzzle: black to move wins by continuous fours.
 #[derive(Debug, Clone)]
 pub struct Puzzle {
     /// Short description.
@@ -18,55 +21,161 @@ pub struct Puzzle {
     pub board: Board,
     /// The attacking colour (always black here).
     pub attacker: Stone,
-    /// Number of fours in the intended solution (the last is open).
+    /// Fours in the shortest solution (including the final one).
     pub fours: usize,
 }
 
-fn put(board: &mut Board, x: i32, y: i32, s: Stone) {
-    if let (Ok(x), Ok(y)) = (u8::try_from(x), u8::try_from(y)) {
-        let _ = board.place(Point::new(x, y), s);
-    }
-}
+/// (shortest number of fours, diagram rows from `y = 0`).
+const PUZZLES: &[(usize, &[&str])] = &[
+    (
+        5,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "......O.O.OX...",
+            "........O......",
+            "...............",
+            "....OX..XX.....",
+            "...X...O..OX...",
+            "......X........",
+            "....X.....X....",
+            "....O.....OX...",
+        ],
+    ),
+    (
+        5,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...........O...",
+            ".......X.OX....",
+            "....X.OX.......",
+            "....OO.........",
+            "........X..X...",
+            "...X.O.X...O...",
+            ".........O.....",
+            "......O.XX.....",
+            "...XO..O.......",
+        ],
+    ),
+    (
+        6,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...O.O.........",
+            "........X......",
+            ".....O...X.X...",
+            "....X....X.....",
+            "......O...O....",
+            "...X.X.........",
+            "....OOXX.O.....",
+            "....XX..OXO....",
+            "...O...........",
+        ],
+    ),
+    (
+        6,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            ".....OXX.OO....",
+            "...OO...O..X...",
+            "...X...........",
+            "...O.X....O....",
+            "....OXO.O......",
+            "......O........",
+            "...........O...",
+            "....X..XX......",
+            "...X..X.X.X....",
+        ],
+    ),
+    (
+        7,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...O.....O.....",
+            ".....O...OOX...",
+            "...O..X.X..X...",
+            "...X...O..X....",
+            "....X..........",
+            ".....O.X.......",
+            "....X..O..X....",
+            ".....O.........",
+            "....X.O..XOX...",
+        ],
+    ),
+    (
+        7,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "......OX.......",
+            "..........X....",
+            "...............",
+            ".......XO......",
+            "...O.XX..XOX...",
+            ".........OO....",
+            "...X.XO..O.....",
+            ".........O.O...",
+            "....X......X...",
+        ],
+    ),
+    (
+        8,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            ".....OO..O.....",
+            "......XX.......",
+            "...............",
+            "...X....X......",
+            "...XO.O..XOX...",
+            "....OX.X.O.....",
+            ".....O..X..O...",
+            ".....X.O..O....",
+            ".....X..OX.....",
+        ],
+    ),
+    (
+        8,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...O...........",
+            "...........X...",
+            ".........OO....",
+            "....O..O...X...",
+            "......O.O.X....",
+            ".....XX........",
+            "...XXO..X......",
+            ".......OX..X...",
+            "........O.XO...",
+        ],
+    ),
+];
 
-/// The snake puzzle with `k` fours on a `size` board (`None` if it does
-/// not fit).
-pub fn snake(size: u8, k: usize) -> Option<Puzzle> {
-    let mut board = Board::new(size).ok()?;
-    let (mut x, mut y) = (1i32, 1i32);
-    put(&mut board, x, y, Stone::Black);
-    for step in 1..=k {
-        let (dx, dy) = if step % 2 == 0 {
-            (0, 1)
-        } else if (step / 2) % 2 == 0 {
-            (1, 0)
-        } else {
-            (-1, 0)
-        };
-        let n = i32::from(size);
-        let (fx, fy) = (x + 4 * dx, y + 4 * dy);
-        if fx < 0 || fy < 0 || fx >= n || fy >= n {
-            return None;
-        }
-        put(&mut board, x + dx, y + dy, Stone::Black);
-        put(&mut board, x + 2 * dx, y + 2 * dy, Stone::Black);
-        if step < k {
-            put(&mut board, x - dx, y - dy, Stone::White);
-        }
-        x += 3 * dx;
-        y += 3 * dy;
-    }
-    Some(Puzzle {
-        name: format!("snake-{k} ({size}x{size})"),
-        board,
-        attacker: Stone::Black,
-        fours: k,
-    })
-}
-
-/// The standard puzzle set: 5 to 15 fours.
+/// The puzzle set, ordered by length.
 pub fn vcf_puzzles() -> Vec<Puzzle> {
-    [(15, 5), (15, 7), (15, 9), (25, 11), (25, 13), (25, 15)]
-        .into_iter()
-        .filter_map(|(size, k)| snake(size, k))
+    PUZZLES
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(fours, rows))| {
+            Some(Puzzle {
+                name: format!("vcf-{}-{}", fours, i + 1),
+                board: Board::from_diagram(15, rows).ok()?,
+                attacker: Stone::Black,
+                fours,
+            })
+        })
         .collect()
 }
