@@ -120,8 +120,10 @@ struct TtEntry {
     flag: u8,
 }
 
-const TT_BITS: u32 = 18;
-const VCF_TT_BITS: u32 = 16;
+/// Transposition table size (log2) for small and large budgets.
+const TT_BITS_SMALL: u32 = 12;
+const TT_BITS_LARGE: u32 = 19;
+const VCF_TT_BITS: u32 = 15;
 const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
@@ -151,6 +153,7 @@ pub(crate) struct Searcher {
     sub_limit: u64,
     sub_aborted: bool,
     tt: Vec<TtEntry>,
+    tt_bits: u32,
     vcf_tt: Vec<(u64, i8)>,
     vct_tt: Vec<(u64, i8)>,
     killers: Vec<[u32; 2]>,
@@ -176,7 +179,8 @@ impl Searcher {
             stopped: false,
             sub_limit: u64::MAX,
             sub_aborted: false,
-            tt: vec![TtEntry::default(); 1 << TT_BITS],
+            tt: vec![TtEntry::default(); 1 << TT_BITS_SMALL],
+            tt_bits: TT_BITS_SMALL,
             vcf_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             vct_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             killers: vec![[NO_MOVE; 2]; 128],
@@ -568,8 +572,8 @@ impl Searcher {
 
     // ---------------------------------------------------------- main search
 
-    fn tt_slot(key: u64) -> usize {
-        (key >> (64 - TT_BITS)) as usize
+    fn tt_slot(&self, key: u64) -> usize {
+        (key >> (64 - self.tt_bits)) as usize
     }
 
     fn to_tt(score: i32, ply: i32) -> i32 {
@@ -599,7 +603,7 @@ impl Searcher {
         self.nodes += 1;
         let opp = 1 - me;
         let key = self.pos.hash ^ self.side_key[me];
-        let slot = Self::tt_slot(key);
+        let slot = self.tt_slot(key);
         let e = self.tt[slot];
         let mut tt_move = NO_MOVE;
         if e.key == key {
@@ -711,6 +715,15 @@ impl Searcher {
         self.node_limit = self.nodes.saturating_add(budget.nodes);
         self.deadline = budget.time.map(|t| start + t);
         self.stopped = false;
+        let bits = if budget.nodes > 200_000 {
+            TT_BITS_LARGE
+        } else {
+            TT_BITS_SMALL + 2
+        };
+        if bits != self.tt_bits {
+            self.tt_bits = bits;
+            self.tt = vec![TtEntry::default(); 1 << bits];
+        }
         let done = |best, score| Thought {
             best: Some(best),
             score,
