@@ -128,7 +128,7 @@ fn openings(n: usize, size: u8, rule: Rule) -> Vec<Vec<Point>> {
             };
             let _ = board.place(p, s);
         }
-        let to_play = if stones % 2 == 0 {
+        let to_play = if stones.is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White
@@ -267,7 +267,7 @@ fn vcf_bench() {
     }
     // Nodes per second on quiet middle-game positions from Expert self-play.
     let mut g = Gomoku::new(GomokuConfig::default()).expect("default config");
-    let (mut nodes, mut secs) = (0u64, 0f64);
+    let (mut nodes, mut secs, mut depths) = (0u64, 0f64, Vec::new());
     for ply in 0..24u64 {
         let Some(seat) = g.to_act() else { break };
         let t = Instant::now();
@@ -279,6 +279,7 @@ fn vcf_bench() {
             ply,
         );
         if ply >= 6 {
+            depths.push(r.depth);
             nodes += r.nodes;
             secs += t.elapsed().as_secs_f64();
         }
@@ -288,7 +289,7 @@ fn vcf_bench() {
         }
     }
     println!(
-        "Expert speed: {:.0} nodes/s ({nodes} nodes in {secs:.2} s, 300 ms/move self-play, plies 6-23)",
+        "Expert speed: {:.0} nodes/s ({nodes} nodes in {secs:.2} s, 300 ms/move self-play, plies 6-23); depths {depths:?}",
         nodes as f64 / secs.max(1e-9)
     );
 }
@@ -340,44 +341,6 @@ fn find_puzzles(args: &Args) {
                 })
                 .collect();
             println!("fours {}: {:?}", f + 1, rows);
-        }
-    }
-}
-
-#[allow(dead_code)]
-fn find_puzzles_games(args: &Args) {
-    for game in 0..args.openings as u64 {
-        let mut g = Gomoku::new(GomokuConfig::default()).expect("default config");
-        let mut ply = 0u64;
-        while let Some(seat) = g.to_act() {
-            let stone = g.stone_to_play();
-            if let Some(line) = find_vcf(g.board(), stone, Rule::Freestyle, 2_000_000) {
-                let fours = line.len().div_ceil(2);
-                if fours >= 5 {
-                    let moves: Vec<String> = g.moves().iter().map(|p| p.to_string()).collect();
-                    println!("game {game} fours {fours}: {}", moves.join(" "));
-                }
-            }
-            let lvl = if (ply + game) % 2 == 0 {
-                args.a
-            } else {
-                args.b
-            };
-            let d = choose_with(
-                lvl,
-                &g,
-                seat,
-                Limits::nodes(2_000 + ply * 37),
-                game * 1000 + ply,
-            );
-            ply += 1;
-            let ok = match d {
-                Some(Decision::Place(p)) => g.play(seat, p).is_ok(),
-                _ => false,
-            };
-            if !ok {
-                break;
-            }
         }
     }
 }

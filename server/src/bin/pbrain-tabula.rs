@@ -84,7 +84,7 @@ impl Engine {
     }
 
     fn to_play(&self) -> Stone {
-        if self.stones.len() % 2 == 0 {
+        if self.stones.len().is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White
@@ -283,7 +283,7 @@ impl Engine {
         match c.kind {
             Kind::Board => {
                 let total = c.lines.len();
-                let me = if total % 2 == 0 {
+                let me = if total.is_multiple_of(2) {
                     Stone::Black
                 } else {
                     Stone::White
@@ -303,7 +303,7 @@ impl Engine {
                     .map(|(i, &(p, _))| {
                         (
                             p,
-                            if i % 2 == 0 {
+                            if i.is_multiple_of(2) {
                                 Stone::Black
                             } else {
                                 Stone::White
@@ -372,7 +372,7 @@ impl Engine {
             }
         }
         let stone_at = |i: usize| {
-            if i % 2 == 0 {
+            if i.is_multiple_of(2) {
                 Stone::Black
             } else {
                 Stone::White

@@ -318,7 +318,7 @@ fn opening_stone(board: &Board, seed: u64) -> Point {
             return p;
         }
     }
-    let stone = if placed % 2 == 0 {
+    let stone = if placed.is_multiple_of(2) {
         Stone::Black
     } else {
         Stone::White

@@ -44,7 +44,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::pattern::FIVE;
+use super::pattern::{B4, F4, FIVE};
 use super::pos::{Color, EMPTY, PAT_VALUE, Pos, class};
 
 /// A won position (minus the plies to the win).
@@ -163,6 +163,8 @@ pub(crate) struct Searcher {
     pub vcf_line: Vec<usize>,
     side_key: [u64; 2],
     jitter: Vec<i32>,
+    /// Indexes of the on-board cells.
+    cells: Vec<usize>,
 }
 
 impl Searcher {
@@ -172,7 +174,6 @@ impl Searcher {
         let mut rng = super::rng::Rng::new(seed);
         let jitter = (0..len).map(|_| (rng.next_u64() % 4) as i32).collect();
         Searcher {
-            pos,
             nodes: 0,
             node_limit: u64::MAX,
             deadline: None,
@@ -189,6 +190,8 @@ impl Searcher {
             vcf_line: Vec::new(),
             side_key: [0x1234_5678_9ABC_DEF1, 0x0FED_CBA9_8765_4321],
             jitter,
+            cells: pos.on_board().collect(),
+            pos,
         }
     }
 
@@ -253,8 +256,8 @@ impl Searcher {
         let mut all: Vec<(usize, i32)> = Vec::with_capacity(64);
         let mut threat = Vec::new();
         let mut my_fours = Vec::new();
-        let cells: Vec<usize> = self.pos.on_board().collect();
-        for i in cells {
+        for k in 0..self.cells.len() {
+            let i = self.cells[k];
             if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 {
                 continue;
             }
@@ -286,10 +289,10 @@ impl Searcher {
                 })
                 .collect();
             let mut moves = moves;
-            moves.sort_by(|a, b| b.1.cmp(&a.1));
+            moves.sort_by_key(|m| std::cmp::Reverse(m.1));
             return Node::Moves(moves, true);
         }
-        all.sort_by(|a, b| b.1.cmp(&a.1));
+        all.sort_by_key(|m| std::cmp::Reverse(m.1));
         Node::Moves(all, false)
     }
 
@@ -323,6 +326,10 @@ impl Searcher {
                 return true;
             }
         }
+        let fours = self.pos.count[att][usize::from(B4)] + self.pos.count[att][usize::from(F4)];
+        if fours == 0 {
+            return false;
+        }
         let mut cands: Vec<(usize, i32)> = Vec::new();
         if self.pos.count[def][usize::from(FIVE)] > 0 {
             self.pos.five_points(def, &mut buf);
@@ -339,8 +346,8 @@ impl Searcher {
             }
             cands.push((b, 0));
         } else {
-            let cells: Vec<usize> = self.pos.on_board().collect();
-            for i in cells {
+            for k in 0..self.cells.len() {
+                let i = self.cells[k];
                 if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 || !self.pos.is_four(att, i)
                 {
                     continue;
@@ -365,7 +372,7 @@ impl Searcher {
         if k == key && i32::from(d) >= depth {
             return false;
         }
-        cands.sort_by(|a, b| b.1.cmp(&a.1));
+        cands.sort_by_key(|m| std::cmp::Reverse(m.1));
         let aborted_before = self.sub_aborted;
         self.sub_aborted = false;
         let mut fives = Vec::new();
@@ -474,8 +481,8 @@ impl Searcher {
             return r.then_some(b);
         }
         let mut cands: Vec<(usize, i32)> = Vec::new();
-        let cells: Vec<usize> = self.pos.on_board().collect();
-        for i in cells {
+        for k in 0..self.cells.len() {
+            let i = self.cells[k];
             if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 {
                 continue;
             }
@@ -489,7 +496,7 @@ impl Searcher {
                 cands.push((i, self.attack_score(att, i)));
             }
         }
-        cands.sort_by(|a, b| b.1.cmp(&a.1));
+        cands.sort_by_key(|m| std::cmp::Reverse(m.1));
         cands.truncate(12);
         let aborted_before = self.sub_aborted;
         self.sub_aborted = false;
@@ -541,8 +548,8 @@ impl Searcher {
         }
         let mut defences = Vec::new();
         let mut threatened = false;
-        let cells: Vec<usize> = self.pos.on_board().collect();
-        for i in cells {
+        for k in 0..self.cells.len() {
+            let i = self.cells[k];
             if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 {
                 continue;
             }
@@ -657,7 +664,7 @@ impl Searcher {
             }
             mv.1 += self.history[me][mv.0].min(1 << 18);
         }
-        moves.sort_by(|a, b| b.1.cmp(&a.1));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
         moves.truncate(self.settings.width);
         let orig_alpha = alpha;
         let mut best = -WIN;
@@ -782,7 +789,7 @@ impl Searcher {
             .into_iter()
             .map(|(m, s)| (m, s + self.jitter[m]))
             .collect();
-        root.sort_by(|a, b| b.1.cmp(&a.1));
+        root.sort_by_key(|m| std::cmp::Reverse(m.1));
         root.truncate(self.settings.root_width);
         let mut best = Thought {
             best: root.first().map(|m| m.0),
@@ -803,8 +810,8 @@ impl Searcher {
             let mut alpha = -WIN - 1;
             let beta = WIN + 1;
             let mut iter_best: Option<(usize, i32)> = None;
-            for k in 0..root.len() {
-                let m = root[k].0;
+            for (k, slot) in root.iter_mut().enumerate() {
+                let m = slot.0;
                 self.pos.make(m, me);
                 let mut s;
                 if k == 0 {
@@ -819,7 +826,7 @@ impl Searcher {
                 if self.stopped {
                     break;
                 }
-                root[k].1 = s;
+                slot.1 = s;
                 if s > alpha {
                     alpha = s;
                     iter_best = Some((m, s));
@@ -838,7 +845,7 @@ impl Searcher {
                 break;
             }
             // Best first, the rest by their scores in this iteration.
-            root.sort_by(|a, b| b.1.cmp(&a.1));
+            root.sort_by_key(|m| std::cmp::Reverse(m.1));
             if let Some(pos) = root.iter().position(|r| Some(r.0) == best.best) {
                 let r = root.remove(pos);
                 root.insert(0, r);
