@@ -174,6 +174,11 @@ fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Option<Seat>
             return Some(seat.other());
         }
     }
+    if args.verbose {
+        let moves: Vec<String> = g.moves().iter().map(|p| p.to_string()).collect();
+        println!("moves: {}", moves.join(" "));
+        println!("{:?}", g.board());
+    }
     match g.outcome() {
         Some(Outcome::Win { seat, .. }) => Some(*seat),
         _ => None,
@@ -226,13 +231,22 @@ fn arena(args: &Args) {
         lo
     };
     let hi = if w + d == 0 { 3.0 / n } else { hi };
+    let show = |p: f64| {
+        if p >= 1.0 {
+            "+inf".to_string()
+        } else if p <= 0.0 {
+            "-inf".to_string()
+        } else {
+            format!("{:+.0}", elo(p))
+        }
+    };
     println!(
-        "A={:?} W/L/D = {w}/{l}/{d} of {n} games, score {:.1}%, Elo {:+.0} (95%: {:+.0} .. {:+.0}), {:.0} s",
+        "A={:?} W/L/D = {w}/{l}/{d} of {n} games, score {:.1}%, Elo {} (95%: {} .. {}), {:.0} s",
         args.a,
         100.0 * p,
-        elo(p),
-        elo(lo),
-        elo(hi),
+        show(p),
+        show(lo),
+        show(hi),
         start.elapsed().as_secs_f64()
     );
 }
@@ -267,7 +281,7 @@ fn vcf_bench() {
     }
     // Nodes per second on quiet middle-game positions from Expert self-play.
     let mut g = Gomoku::new(GomokuConfig::default()).expect("default config");
-    let (mut nodes, mut secs, mut depths) = (0u64, 0f64, Vec::new());
+    let (mut nodes, mut secs, mut depths, mut worst) = (0u64, 0f64, Vec::new(), 0f64);
     for ply in 0..24u64 {
         let Some(seat) = g.to_act() else { break };
         let t = Instant::now();
@@ -278,6 +292,7 @@ fn vcf_bench() {
             Limits::time(Duration::from_millis(300)),
             ply,
         );
+        worst = worst.max(t.elapsed().as_secs_f64());
         if ply >= 6 {
             depths.push(r.depth);
             nodes += r.nodes;
@@ -289,8 +304,9 @@ fn vcf_bench() {
         }
     }
     println!(
-        "Expert speed: {:.0} nodes/s ({nodes} nodes in {secs:.2} s, 300 ms/move self-play, plies 6-23); depths {depths:?}",
-        nodes as f64 / secs.max(1e-9)
+        "Expert speed: {:.0} nodes/s ({nodes} nodes in {secs:.2} s, 300 ms/move self-play, plies 6-23); depths {depths:?}; slowest move {:.0} ms",
+        nodes as f64 / secs.max(1e-9),
+        worst * 1e3
     );
 }
 

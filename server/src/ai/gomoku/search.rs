@@ -33,9 +33,11 @@
 //! Then iterative-deepening principal-variation search (negamax
 //! alpha-beta with null windows) with a Zobrist transposition table,
 //! killer moves and a history table, forced moves searched without using
-//! depth, and at the leaves a small VCF for the side to move before the
-//! static evaluation (the sum of both colours' pattern values,
-//! [`super::pos::PAT_VALUE`]).
+//! depth, a short threat quiescence (one extra ply of defences when the
+//! side to move faces an open three at the horizon), and at the leaves a
+//! small VCF for the side to move before the static evaluation: the
+//! pattern-value sums of both colours ([`super::pos::PAT_VALUE`]), the side
+//! to move's weighted 6/5 (its threats are realised first).
 //!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
@@ -631,7 +633,11 @@ impl Searcher {
             Node::WinSoon(_) => return WIN - ply - 2,
             Node::Forced(b) => (vec![(b, 0)], depth),
             Node::Moves(ms, defending) => {
-                if depth <= 0 {
+                // Threat quiescence (Expert): under an open three, keep
+                // searching the defences a few plies past the horizon.
+                if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
+                    (ms, depth - 1)
+                } else if depth <= 0 {
                     if self.settings.leaf_vcf && !defending {
                         let saved = (self.sub_limit, self.sub_aborted);
                         self.sub_limit = self.nodes + 300;
@@ -643,8 +649,9 @@ impl Searcher {
                         }
                     }
                     return self.pos.eval(me);
+                } else {
+                    (ms, depth - 1)
                 }
-                (ms, depth - 1)
             }
         };
         if moves.is_empty() {
