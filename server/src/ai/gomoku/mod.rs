@@ -1,47 +1,400 @@
-//! PLACEHOLDER until the Gomoku AI lands: plays the legal point nearest the centre.
+//! Gomoku AI: three levels behind one entry point, [`choose`].
+//!
+//! * **Beginner** ([`beginner`]): the seed's scoring table, done right —
+//!   per point and direction, +10 per own stone in the run, +1 for an empty
+//!   end, −2 for an opposing stone or the board edge; the sorted direction
+//!   scores combine as `d0·1000 + d1·100 + d2·10 + d3`; block when the
+//!   opponent's best point beats ours, otherwise attack.
+//! * **Intermediate**: depth-4 alpha-beta over the candidate points near
+//!   the stones, pattern evaluation, forced replies to fours and open
+//!   threes (see [`search`]).
+//! * **Expert**: incremental line-pattern evaluation ([`pattern`], [`pos`]),
+//!   VCF and VCT threat-space search at the root and VCF at the leaves,
+//!   iterative-deepening PVS with a transposition table, killer and history
+//!   ordering, threat-restricted candidates (see [`search`]).
+//!
+//! # Determinism
+//! Every level is a pure function of the position, the limits and the
+//! seed. With a node limit ([`Limits::nodes`]) the Expert is fully
+//! reproducible; with a wall-clock budget it is best effort (the depth
+//! reached depends on the machine).
+//!
+//! # Swap2
+//! * Placing the first three stones: one of a few spread-out shapes around
+//!   the centre, picked by the seed (continued when the stones already on
+//!   the board are a prefix of one).
+//! * Choosing (after three or five stones, white to move): Intermediate and
+//!   Expert run a short search for white and take white when white is not
+//!   worse, black otherwise; Beginner picks by the seed (including
+//!   "place two").
+//! * Placing two more stones: the best white move, then the black move
+//!   (among the best candidates) that leaves the most balanced position,
+//!   since the opponent will choose the colour.
+//!
+//! # Rules
+//! All rule sets: five-detection follows the rule (exact five for standard
+//! and renju black), black never plays a renju-forbidden point (checked
+//! with the rules crate), and a renju black five-point block that is
+//! forbidden counts as a win for white in every search.
+
+pub mod beginner;
+mod pattern;
+mod pos;
+pub mod puzzles;
+mod rng;
+mod search;
+
 use std::time::Duration;
 
-use tabula_shared::gomoku::{Gomoku, Phase, Point, Seat, Swap2Choice};
+use tabula_shared::gomoku::{Board, Gomoku, Phase, Point, Rule, Seat, Stone, Swap2Choice, renju};
 
 use crate::ai::Level;
+use pos::{Pos, color_of};
+use search::{Budget, Searcher, Settings};
 
-/// A Gomoku AI decision.
+/// What the AI does on its turn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Decision {
-    /// Place a stone.
+    /// Place the next stone here.
     Place(Point),
-    /// A swap2 choice.
+    /// Make this swap2 choice.
     Choose(Swap2Choice),
 }
 
-/// The AI's decision for `seat`.
+/// Search limits: a wall-clock budget and/or a node limit. With only a node
+/// limit the Expert is fully deterministic (used by tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Limits {
+    /// Wall-clock budget per decision.
+    pub time: Option<Duration>,
+    /// Node limit per decision.
+    pub nodes: Option<u64>,
+}
+
+impl Limits {
+    /// A wall-clock budget only.
+    pub fn time(budget: Duration) -> Limits {
+        Limits {
+            time: Some(budget),
+            nodes: None,
+        }
+    }
+
+    /// A node limit only (reproducible).
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            time: None,
+            nodes: Some(nodes),
+        }
+    }
+
+    fn budget(self) -> Budget {
+        Budget {
+            nodes: self.nodes.unwrap_or(u64::MAX),
+            time: self.time,
+        }
+    }
+
+    /// The same limits scaled by `num / den` (for sub-decisions).
+    fn scaled(self, num: u32, den: u32) -> Limits {
+        Limits {
+            time: self.time.map(|t| t * num / den),
+            nodes: self.nodes.map(|n| n * u64::from(num) / u64::from(den)),
+        }
+    }
+}
+
+/// The AI's decision for `seat` (None when `seat` is not to act).
+/// Deterministic for a given seed (for Expert: up to the depth the
+/// wall-clock budget allows).
 pub fn choose(
-    _level: Level,
+    level: Level,
     game: &Gomoku,
     seat: Seat,
-    _budget: Duration,
-    _seed: u64,
+    budget: Duration,
+    seed: u64,
+) -> Option<Decision> {
+    choose_with(level, game, seat, Limits::time(budget), seed)
+}
+
+/// [`choose`] with explicit [`Limits`] (a node limit makes it reproducible).
+pub fn choose_with(
+    level: Level,
+    game: &Gomoku,
+    seat: Seat,
+    limits: Limits,
+    seed: u64,
 ) -> Option<Decision> {
     if game.to_act() != Some(seat) {
         return None;
     }
-    match game.phase() {
-        Phase::Swap2Choose => return Some(Decision::Choose(Swap2Choice::PlayWhite)),
-        Phase::Swap2FinalChoose => return Some(Decision::Choose(Swap2Choice::PlayBlack)),
-        _ => {}
+    let rule = game.config().rule;
+    let board = game.board();
+    let stone = game.stone_to_play();
+    let decision = match game.phase() {
+        Phase::Over => return None,
+        Phase::Main => Decision::Place(best_move(level, board, stone, rule, limits, seed)?),
+        Phase::Swap2PlaceThree => Decision::Place(opening_stone(board, seed)),
+        Phase::Swap2PlaceTwo => {
+            Decision::Place(place_two_stone(level, board, stone, rule, limits, seed))
+        }
+        Phase::Swap2Choose | Phase::Swap2FinalChoose => {
+            let first_choice = game.phase() == Phase::Swap2Choose;
+            Decision::Choose(swap_choice(level, board, rule, limits, seed, first_choice))
+        }
+    };
+    // Never hand back an illegal stone.
+    match decision {
+        Decision::Place(p) if game.is_legal(seat, p).is_err() => {
+            fallback(board, stone, rule).map(Decision::Place)
+        }
+        d => Some(d),
     }
-    let n = game.size();
-    let c = i32::from(n / 2);
-    let mut best: Option<(i32, Point)> = None;
-    for y in 0..n {
-        for x in 0..n {
-            let p = Point { x, y };
-            if game.is_legal(seat, p).is_ok() {
-                let d = (i32::from(x) - c).abs().max((i32::from(y) - c).abs());
-                if best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, p));
-                }
-            }
+}
+
+/// The move `level` plays for `to_play` on `board` under `rule`; `None`
+/// only when no legal point is left.
+pub fn best_move(
+    level: Level,
+    board: &Board,
+    to_play: Stone,
+    rule: Rule,
+    limits: Limits,
+    seed: u64,
+) -> Option<Point> {
+    let p = match level {
+        Level::Beginner => beginner::choose(board, to_play, rule, seed),
+        Level::Intermediate => {
+            let limits = Limits {
+                nodes: Some(limits.nodes.unwrap_or(400_000).min(400_000)),
+                ..limits
+            };
+            search_with(board, to_play, rule, limits, seed, Settings::INTERMEDIATE).best
+        }
+        Level::Expert => expert_search(board, to_play, rule, limits, seed).best,
+    };
+    match p {
+        Some(p) if legal(board, p, to_play, rule) => Some(p),
+        _ => fallback(board, to_play, rule),
+    }
+}
+
+/// What one Expert search found (for tools and tests).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The move.
+    pub best: Option<Point>,
+    /// Score for the side to move (pattern units; about ±1 000 000 for a
+    /// found win/loss).
+    pub score: i32,
+    /// Deepest completed iteration (0 when a threat search or a forced
+    /// move decided).
+    pub depth: i32,
+    /// Nodes visited, threat searches included.
+    pub nodes: u64,
+}
+
+/// Runs the Expert search and reports what it found.
+pub fn expert_search(
+    board: &Board,
+    to_play: Stone,
+    rule: Rule,
+    limits: Limits,
+    seed: u64,
+) -> SearchReport {
+    search_with(board, to_play, rule, limits, seed, Settings::EXPERT)
+}
+
+fn search_with(
+    board: &Board,
+    to_play: Stone,
+    rule: Rule,
+    limits: Limits,
+    seed: u64,
+    settings: Settings,
+) -> SearchReport {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, settings, seed);
+    let t = s.think(color_of(to_play), limits.budget());
+    SearchReport {
+        best: t
+            .best
+            .map(|i| s.pos.point(i))
+            .or_else(|| fallback(board, to_play, rule)),
+        score: t.score,
+        depth: t.depth,
+        nodes: s.nodes,
+    }
+}
+
+/// Victory by continuous fours for `attacker` (to move), within
+/// `max_nodes`: the whole line (attacker and defender moves alternating,
+/// ending with the attacker's five or unstoppable four), or `None`.
+pub fn find_vcf(board: &Board, attacker: Stone, rule: Rule, max_nodes: u64) -> Option<Vec<Point>> {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    if s.vcf_root(color_of(attacker), 60, max_nodes) {
+        Some(s.vcf_line.iter().map(|&i| s.pos.point(i)).collect())
+    } else {
+        None
+    }
+}
+
+/// The fewest attacker fours (not counting the final five) of a VCF for
+/// `attacker`, by iterative deepening up to `max_depth`; `None` when none
+/// is found within `max_nodes` per depth.
+pub fn vcf_min_fours(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    max_depth: i32,
+    max_nodes: u64,
+) -> Option<usize> {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    (0..=max_depth).find_map(|d| {
+        s.vcf_root(color_of(attacker), d, max_nodes)
+            .then(|| s.vcf_line.len().div_ceil(2) - 1)
+    })
+}
+
+/// Is `p` a legal point for `stone` (empty; not renju-forbidden for black)?
+fn legal(board: &Board, p: Point, stone: Stone, rule: Rule) -> bool {
+    board.is_empty_at(p)
+        && !(rule == Rule::Renju && stone == Stone::Black && renju::is_forbidden(board, p))
+}
+
+/// The legal empty point closest to the centre.
+fn fallback(board: &Board, stone: Stone, rule: Rule) -> Option<Point> {
+    let c = i32::from(board.size()) / 2;
+    board
+        .points()
+        .filter(|&p| legal(board, p, stone, rule))
+        .min_by_key(|p| {
+            let (dx, dy) = (i32::from(p.x) - c, i32::from(p.y) - c);
+            (dx.abs().max(dy.abs()), dx.abs() + dy.abs())
+        })
+}
+
+/// Three-stone swap2 openings (black, white, black) as offsets from the
+/// centre: spread out so neither side is clearly winning.
+const OPENINGS: [[(i8, i8); 3]; 8] = [
+    [(0, 0), (2, 0), (1, 2)],
+    [(0, 0), (1, 1), (-1, 2)],
+    [(0, 0), (-2, 1), (2, 2)],
+    [(0, 0), (0, 2), (3, 1)],
+    [(0, 0), (2, -1), (-1, -2)],
+    [(0, 0), (1, 2), (3, 0)],
+    [(0, 0), (-1, 1), (1, 3)],
+    [(0, 0), (3, 0), (1, 1)],
+];
+
+fn offset(board: &Board, (dx, dy): (i8, i8)) -> Option<Point> {
+    let c = i32::from(board.size()) / 2;
+    let (x, y) = (c + i32::from(dx), c + i32::from(dy));
+    let p = Point::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?);
+    board.contains(p).then_some(p)
+}
+
+/// The next of the three swap2 opening stones.
+fn opening_stone(board: &Board, seed: u64) -> Point {
+    let placed = board.stone_count();
+    let start = rng::Rng::new(seed).below(OPENINGS.len());
+    for k in 0..OPENINGS.len() {
+        let shape = &OPENINGS[(start + k) % OPENINGS.len()];
+        let prefix_ok = shape.iter().take(placed).enumerate().all(|(j, &o)| {
+            let want = if j % 2 == 0 {
+                Stone::Black
+            } else {
+                Stone::White
+            };
+            offset(board, o).is_some_and(|p| board.get(p) == Some(want))
+        });
+        if prefix_ok
+            && let Some(&o) = shape.get(placed)
+            && let Some(p) = offset(board, o)
+            && board.is_empty_at(p)
+        {
+            return p;
         }
     }
-    best.map(|(_, p)| Decision::Place(p))
+    let stone = if placed.is_multiple_of(2) {
+        Stone::Black
+    } else {
+        Stone::White
+    };
+    fallback(board, stone, Rule::Freestyle).unwrap_or(Point::new(0, 0))
+}
+
+/// Score of a short Expert search for `to_play`.
+fn quick_score(board: &Board, to_play: Stone, rule: Rule, limits: Limits, seed: u64) -> i32 {
+    let limits = Limits {
+        nodes: Some(limits.nodes.unwrap_or(60_000).min(60_000)),
+        ..limits
+    };
+    expert_search(board, to_play, rule, limits, seed).score
+}
+
+fn swap_choice(
+    level: Level,
+    board: &Board,
+    rule: Rule,
+    limits: Limits,
+    seed: u64,
+    first_choice: bool,
+) -> Swap2Choice {
+    if level == Level::Beginner {
+        let mut rng = rng::Rng::new(seed);
+        return match rng.below(if first_choice { 3 } else { 2 }) {
+            0 => Swap2Choice::PlayWhite,
+            1 => Swap2Choice::PlayBlack,
+            _ => Swap2Choice::PlaceTwo,
+        };
+    }
+    // White is to move after three or five stones.
+    let s = quick_score(board, Stone::White, rule, limits.scaled(1, 2), seed);
+    if s >= 0 {
+        Swap2Choice::PlayWhite
+    } else {
+        Swap2Choice::PlayBlack
+    }
+}
+
+/// Swap2 "place two": white's best move, then the most balancing black
+/// stone.
+fn place_two_stone(
+    level: Level,
+    board: &Board,
+    stone: Stone,
+    rule: Rule,
+    limits: Limits,
+    seed: u64,
+) -> Point {
+    if stone == Stone::White || level == Level::Beginner {
+        return best_move(level, board, stone, rule, limits.scaled(1, 2), seed)
+            .or_else(|| fallback(board, stone, rule))
+            .unwrap_or(Point::new(0, 0));
+    }
+    let mut pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos.clone(), Settings::EXPERT, seed);
+    let cands: Vec<usize> = match s.generate(0) {
+        search::Node::Moves(ms, _) => ms.into_iter().take(8).map(|m| m.0).collect(),
+        _ => Vec::new(),
+    };
+    let mut best: Option<(i32, usize)> = None;
+    for i in cands {
+        if pos.forbidden(0, i) {
+            continue;
+        }
+        pos.make(i, 0);
+        let e = pos.eval(1).abs();
+        pos.unmake(i, 0);
+        if best.is_none_or(|(b, _)| e < b) {
+            best = Some((e, i));
+        }
+    }
+    match best {
+        Some((_, i)) => pos.point(i),
+        None => fallback(board, stone, rule).unwrap_or(Point::new(0, 0)),
+    }
 }

@@ -1,0 +1,418 @@
+//! The search position: a padded board with incremental line patterns,
+//! pattern-sum evaluation, neighbourhood counts and a Zobrist hash, all
+//! kept up to date by [`Pos::make`] / [`Pos::unmake`].
+//!
+//! For every empty cell, colour and direction the position stores the line
+//! key (see [`super::pattern`]) and its [`Pat`]. Placing or removing a
+//! stone touches the keys of the (at most) 40 cells within five steps along
+//! its four lines, re-reads their patterns from the table and adjusts:
+//! * `count[c][pat]`: how many (cell, direction) pairs of colour `c` have
+//!   each pattern (so "does black have a five-point?" is O(1));
+//! * `sum[c]`: the sum of [`PAT_VALUE`] over those pairs, the raw
+//!   material of the evaluation.
+
+use tabula_shared::gomoku::{Board, Point, Rule, Stone, renju};
+
+use super::pattern::{self, B4, DEAD, F3, F4, FIVE, NPAT, OVERLINE, POW3, Pat, key_pos};
+
+/// Padding on each side (the pattern window reaches five cells).
+const PAD: usize = 5;
+/// Cell contents.
+pub(crate) const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+
+/// Value of one (empty cell, direction) pattern in the evaluation.
+pub(crate) const PAT_VALUE: [i32; NPAT] = [0, 1, 3, 4, 12, 10, 40, 30, 120, 300, 0];
+
+/// Colour index: 0 black, 1 white.
+pub(crate) type Color = usize;
+
+/// Colour index of a stone.
+pub(crate) fn color_of(s: Stone) -> Color {
+    match s {
+        Stone::Black => 0,
+        Stone::White => 1,
+    }
+}
+
+/// Stone of a colour index.
+pub(crate) fn stone_of(c: Color) -> Stone {
+    if c == 0 { Stone::Black } else { Stone::White }
+}
+
+/// Threat class of a cell for one colour (combining its four directions).
+pub(crate) mod class {
+    /// Nothing special.
+    pub const NONE: u8 = 0;
+    /// An open three (one direction `F3`).
+    pub const F3: u8 = 3;
+    /// Two open threes.
+    pub const F3F3: u8 = 4;
+    /// One four.
+    pub const B4: u8 = 5;
+    /// A four and an open three.
+    pub const B4F3: u8 = 6;
+    /// An open four or two fours: wins unless the opponent has a five.
+    pub const F4: u8 = 7;
+    /// Completes five.
+    pub const FIVE: u8 = 8;
+}
+
+/// The search position.
+#[derive(Clone)]
+pub(crate) struct Pos {
+    /// Board side.
+    pub n: usize,
+    /// Row stride.
+    pub w: usize,
+    /// Cell contents (0 empty, 1 black, 2 white, 3 wall).
+    pub cells: Vec<u8>,
+    keys: [Vec<[u16; 4]>; 2],
+    /// Patterns per colour, cell and direction (`DEAD` on occupied cells).
+    pub pat: [Vec<[Pat; 4]>; 2],
+    /// Pattern counts per colour.
+    pub count: [[u32; NPAT]; 2],
+    /// Pattern value sums per colour.
+    pub sum: [i32; 2],
+    /// Stones within the 5x5 square around each cell.
+    pub near: Vec<u8>,
+    /// Zobrist hash of the stones.
+    pub hash: u64,
+    zobrist: [Vec<u64>; 2],
+    /// Direction offsets `[1, w, w + 1, w - 1]`.
+    pub offs: [usize; 4],
+    tables: [&'static [u8]; 2],
+    /// The rule.
+    pub rule: Rule,
+    /// Mirror board for the renju forbidden test (renju only).
+    board: Option<Board>,
+    /// Stones placed, in order.
+    pub stones: Vec<usize>,
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Pos {
+    /// A position with the stones of `board`.
+    pub fn from_board(board: &Board, rule: Rule) -> Pos {
+        let n = usize::from(board.size());
+        let w = n + PAD;
+        let len = w * (n + 2 * PAD + 1);
+        let mut cells = vec![WALL; len];
+        for y in 0..n {
+            for x in 0..n {
+                cells[(y + PAD) * w + x + PAD] = EMPTY;
+            }
+        }
+        let exact_black = matches!(rule, Rule::Standard | Rule::Renju);
+        let exact_white = rule == Rule::Standard;
+        let mut seed = 0x7AB0_1A00_5EED_u64;
+        let zobrist = [
+            (0..len).map(|_| splitmix(&mut seed)).collect(),
+            (0..len).map(|_| splitmix(&mut seed)).collect(),
+        ];
+        let mut pos = Pos {
+            n,
+            w,
+            cells,
+            keys: [vec![[0; 4]; len], vec![[0; 4]; len]],
+            pat: [vec![[DEAD; 4]; len], vec![[DEAD; 4]; len]],
+            count: [[0; NPAT]; 2],
+            sum: [0; 2],
+            near: vec![0; len],
+            hash: 0,
+            zobrist,
+            offs: [1, w, w + 1, w - 1],
+            tables: [pattern::table(exact_black), pattern::table(exact_white)],
+            rule,
+            board: (rule == Rule::Renju)
+                .then(|| Board::new(board.size()).ok())
+                .flatten(),
+            stones: Vec::new(),
+        };
+        // Keys from scratch for the (wall-only) empty board.
+        for i in pos.on_board() {
+            for d in 0..4 {
+                let off = pos.offs[d];
+                for k in 1..=5i32 {
+                    for (sign, kk) in [(1i64, k), (-1i64, -k)] {
+                        let j = (i as i64 + sign * i64::from(k) * off as i64) as usize;
+                        if pos.cells[j] == WALL {
+                            let p = POW3[key_pos(kk)];
+                            pos.keys[0][i][d] += 2 * p;
+                            pos.keys[1][i][d] += 2 * p;
+                        }
+                    }
+                }
+            }
+        }
+        for i in pos.on_board() {
+            for c in 0..2 {
+                for d in 0..4 {
+                    let p = pos.tables[c][usize::from(pos.keys[c][i][d])];
+                    pos.pat[c][i][d] = p;
+                    pos.count[c][usize::from(p)] += 1;
+                    pos.sum[c] += PAT_VALUE[usize::from(p)];
+                }
+            }
+        }
+        for (p, s) in board.stones() {
+            if let Some(i) = pos.index(p) {
+                pos.make(i, color_of(s));
+            }
+        }
+        pos
+    }
+
+    /// Indexes of all on-board cells, row by row.
+    pub fn on_board(&self) -> impl Iterator<Item = usize> + use<> {
+        let (n, w) = (self.n, self.w);
+        (0..n).flat_map(move |y| (0..n).map(move |x| (y + PAD) * w + x + PAD))
+    }
+
+    /// Index of a point (None off the board).
+    pub fn index(&self, p: Point) -> Option<usize> {
+        let (x, y) = (usize::from(p.x), usize::from(p.y));
+        (x < self.n && y < self.n).then(|| (y + PAD) * self.w + x + PAD)
+    }
+
+    /// Point of an on-board index.
+    pub fn point(&self, i: usize) -> Point {
+        let x = i % self.w - PAD;
+        let y = i / self.w - PAD;
+        Point::new(x as u8, y as u8)
+    }
+
+    /// Places a stone of colour `c` on the empty cell `i`.
+    pub fn make(&mut self, i: usize, c: Color) {
+        debug_assert_eq!(self.cells[i], EMPTY);
+        self.cells[i] = c as u8 + 1;
+        self.hash ^= self.zobrist[c][i];
+        self.stones.push(i);
+        if let Some(b) = self.board.as_mut() {
+            let x = i % self.w - PAD;
+            let y = i / self.w - PAD;
+            let _ = b.place(Point::new(x as u8, y as u8), stone_of(c));
+        }
+        self.update_near(i, true);
+        for cc in 0..2 {
+            for d in 0..4 {
+                self.set_pat(cc, i, d, DEAD);
+            }
+        }
+        self.update_lines(i, c, true);
+    }
+
+    /// Removes the stone of colour `c` from `i` (the reverse of `make`).
+    pub fn unmake(&mut self, i: usize, c: Color) {
+        self.cells[i] = EMPTY;
+        self.hash ^= self.zobrist[c][i];
+        self.stones.pop();
+        if let Some(b) = self.board.as_mut() {
+            let x = i % self.w - PAD;
+            let y = i / self.w - PAD;
+            b.remove(Point::new(x as u8, y as u8));
+        }
+        self.update_near(i, false);
+        self.update_lines(i, c, false);
+        for cc in 0..2 {
+            for d in 0..4 {
+                let p = self.tables[cc][usize::from(self.keys[cc][i][d])];
+                self.set_pat(cc, i, d, p);
+            }
+        }
+    }
+
+    fn update_near(&mut self, i: usize, add: bool) {
+        for dy in 0..5usize {
+            let row = i + dy * self.w - 2 * self.w;
+            for dx in 0..5usize {
+                let j = row + dx - 2;
+                if add {
+                    self.near[j] += 1;
+                } else {
+                    self.near[j] -= 1;
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn set_pat(&mut self, c: Color, i: usize, d: usize, p: Pat) {
+        let old = self.pat[c][i][d];
+        if old != p {
+            self.count[c][usize::from(old)] -= 1;
+            self.count[c][usize::from(p)] += 1;
+            self.sum[c] += PAT_VALUE[usize::from(p)] - PAT_VALUE[usize::from(old)];
+            self.pat[c][i][d] = p;
+        }
+    }
+
+    fn update_lines(&mut self, i: usize, c: Color, add: bool) {
+        for d in 0..4 {
+            let off = self.offs[d];
+            for k in 1..=5usize {
+                for fwd in [true, false] {
+                    let j = if fwd { i + k * off } else { i - k * off };
+                    // `i` is at relative position -k (seen from j) when j is ahead.
+                    let rel = if fwd { -(k as i32) } else { k as i32 };
+                    let pw = POW3[key_pos(rel)];
+                    for cc in 0..2 {
+                        let digit = if cc == c { 1 } else { 2 };
+                        let key = &mut self.keys[cc][j][d];
+                        if add {
+                            *key += digit * pw;
+                        } else {
+                            *key -= digit * pw;
+                        }
+                        if self.cells[j] == EMPTY {
+                            let p = self.tables[cc][usize::from(*key)];
+                            self.set_pat(cc, j, d, p);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Static evaluation for `me` to move: pattern sums, ours weighted 6/5
+    /// for the tempo.
+    pub fn eval(&self, me: Color) -> i32 {
+        let opp = 1 - me;
+        self.sum[me] * 6 / 5 - self.sum[opp]
+    }
+
+    /// The threat class of empty cell `i` for colour `c`.
+    #[inline]
+    pub fn class(&self, c: Color, i: usize) -> u8 {
+        let p = &self.pat[c][i];
+        let mut b4 = 0;
+        let mut f3 = 0;
+        let mut f4 = false;
+        for &x in p {
+            match x {
+                FIVE => return class::FIVE,
+                F4 => f4 = true,
+                B4 => b4 += 1,
+                F3 => f3 += 1,
+                _ => {}
+            }
+        }
+        if f4 || b4 >= 2 {
+            class::F4
+        } else if b4 == 1 && f3 >= 1 {
+            class::B4F3
+        } else if b4 == 1 {
+            class::B4
+        } else if f3 >= 2 {
+            class::F3F3
+        } else if f3 == 1 {
+            class::F3
+        } else {
+            class::NONE
+        }
+    }
+
+    /// Does colour `c` make a four (or better) in some direction at `i`?
+    #[inline]
+    pub fn is_four(&self, c: Color, i: usize) -> bool {
+        self.pat[c][i]
+            .iter()
+            .any(|&p| p == B4 || p == F4 || p == FIVE)
+    }
+
+    /// Would a stone of colour `c` on empty cell `i` be illegal (renju black
+    /// forbidden point)? Cheap pattern pre-filter, then the exact rule test.
+    pub fn forbidden(&mut self, c: Color, i: usize) -> bool {
+        if c != 0 || self.rule != Rule::Renju {
+            return false;
+        }
+        let p = self.pat[0][i];
+        if p.contains(&FIVE) {
+            return false;
+        }
+        let threats = p.iter().filter(|&&x| x == F3 || x == B4 || x == F4).count();
+        if !(p.contains(&OVERLINE) || p.contains(&F4) || threats >= 2) {
+            return false;
+        }
+        let pt = self.point(i);
+        match self.board.as_mut() {
+            Some(b) => renju::is_forbidden_in_place(b, pt),
+            None => false,
+        }
+    }
+
+    /// The empty cells on the four lines through `i` (within four steps)
+    /// where colour `c` would make five.
+    pub fn five_points_near(&self, c: Color, i: usize, out: &mut Vec<usize>) {
+        out.clear();
+        for d in 0..4 {
+            let off = self.offs[d];
+            for k in 1..=4usize {
+                for j in [i + k * off, i - k * off] {
+                    if self.cells[j] == EMPTY && self.pat[c][j][d] == FIVE && !out.contains(&j) {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// All empty cells where colour `c` would make five.
+    pub fn five_points(&self, c: Color, out: &mut Vec<usize>) {
+        out.clear();
+        if self.count[c][usize::from(FIVE)] == 0 {
+            return;
+        }
+        for i in self.on_board() {
+            if self.cells[i] == EMPTY && self.pat[c][i].contains(&FIVE) {
+                out.push(i);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn incremental_matches_scratch() {
+        let b = Board::new(15).unwrap();
+        let mut pos = Pos::from_board(&b, Rule::Freestyle);
+        let fresh = pos.clone();
+        let mut seed = 5u64;
+        let mut placed = Vec::new();
+        for k in 0..60 {
+            let x = (splitmix(&mut seed) % 15) as u8;
+            let y = (splitmix(&mut seed) % 15) as u8;
+            let i = pos.index(Point::new(x, y)).unwrap();
+            if pos.cells[i] == EMPTY {
+                pos.make(i, k % 2);
+                placed.push((i, k % 2));
+            }
+        }
+        // Compare with a position built from scratch.
+        let mut board = Board::new(15).unwrap();
+        for &(i, c) in &placed {
+            board.place(pos.point(i), stone_of(c)).unwrap();
+        }
+        let scratch = Pos::from_board(&board, Rule::Freestyle);
+        assert_eq!(scratch.pat, pos.pat);
+        assert_eq!(scratch.sum, pos.sum);
+        assert_eq!(scratch.count, pos.count);
+        assert_eq!(scratch.near, pos.near);
+        for &(i, c) in placed.iter().rev() {
+            pos.unmake(i, c);
+        }
+        assert_eq!(fresh.pat, pos.pat);
+        assert_eq!(fresh.sum, pos.sum);
+        assert_eq!(fresh.hash, pos.hash);
+    }
+}
