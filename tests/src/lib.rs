@@ -101,7 +101,7 @@ pub struct Client {
     pub token: String,
     /// From `welcome`: rooms where this player holds a seat.
     pub rooms: Vec<String>,
-    /// Every server message received, in order.
+    /// Every server message received except snapshots, in order.
     pub seen: Vec<Value>,
     /// Received but not yet consumed by `next` or `expect`.
     pending: std::collections::VecDeque<Value>,
@@ -196,7 +196,10 @@ impl Client {
                     let typed: Result<tabula_shared::protocol::ServerFrame, _> =
                         serde_json::from_str(text.as_str());
                     assert!(typed.is_ok(), "server frame does not decode: {text}");
-                    self.seen.push(value.clone());
+                    // Snapshots are large; keep only the smaller messages for inspection.
+                    if value["type"] != "snapshot" {
+                        self.seen.push(value.clone());
+                    }
                     return Some(value);
                 }
                 Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return None,

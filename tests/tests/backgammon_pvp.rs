@@ -36,7 +36,9 @@ async fn state(c: &mut Client, room: &str) -> (serde_json::Value, BgMatch) {
 
 #[tokio::test]
 async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
-    let _ = tracing_subscriber::fmt().with_env_filter(tracing_subscriber::EnvFilter::from_default_env()).try_init();
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .try_init();
     let server = TestServer::start().await;
     let mut white = server.client("White").await;
     let mut black = server.client("Black").await;
@@ -57,18 +59,29 @@ async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
         }
         let (side, action) = match *m.phase() {
             GamePhase::AwaitingRoll { side } => {
-                if side == Side::White && !doubled && m.can_double(Side::White) && m.game_number() == 1 {
+                if side == Side::White
+                    && !doubled
+                    && m.can_double(Side::White)
+                    && m.game_number() == 1
+                {
                     doubled = true;
                     (side, json!({"kind": "double"}))
                 } else {
                     (side, json!({"kind": "roll"}))
                 }
             }
-            GamePhase::Moving { side, dice } => (side, json!({"kind": "play", "play": choose(&m, side, dice)})),
+            GamePhase::Moving { side, dice } => (
+                side,
+                json!({"kind": "play", "play": choose(&m, side, dice)}),
+            ),
             GamePhase::CubeOffered { by } => (by.opponent(), json!({"kind": "take"})),
             ref other => panic!("unexpected phase {other:?}"),
         };
-        let client = if side == Side::White { &mut white } else { &mut black };
+        let client = if side == Side::White {
+            &mut white
+        } else {
+            &mut black
+        };
         let reply = client.act(&room, action.clone()).await;
         assert_eq!(reply["type"], "ok", "{action} -> {reply}");
     }
@@ -76,13 +89,27 @@ async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
     assert_eq!(result["winner"], "first", "{result}");
     let score = result["score"].as_array().expect("score");
     let white_points = score[0].as_u64().expect("points");
-    assert!(white_points == 4 || white_points == 6, "a gammon (or backgammon) at cube 2: {result}");
+    assert!(
+        white_points == 4 || white_points == 6,
+        "a gammon (or backgammon) at cube 2: {result}"
+    );
 
     // The record shows the double and the take, and every roll.
     let (snap, m) = state(&mut black, &room).await;
-    let actions = snap["snapshot"]["record"]["actions"].as_array().expect("actions").clone();
-    assert!(actions.iter().any(|a| a["kind"] == "double" && a["side"] == "white"));
-    assert!(actions.iter().any(|a| a["kind"] == "take" && a["side"] == "black"));
+    let actions = snap["snapshot"]["record"]["actions"]
+        .as_array()
+        .expect("actions")
+        .clone();
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["kind"] == "double" && a["side"] == "white")
+    );
+    assert!(
+        actions
+            .iter()
+            .any(|a| a["kind"] == "take" && a["side"] == "black")
+    );
     assert_eq!(m.cube().value, 2);
     let game_over = black.event("game_over").await;
     assert_eq!(game_over["event"]["result"], result);

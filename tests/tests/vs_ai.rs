@@ -12,7 +12,10 @@ async fn gomoku_against_each_ai_level_to_the_end() {
     for level in ["beginner", "intermediate", "expert"] {
         let mut ada = server.client("Ada").await;
         let (room, seat) = ada
-            .create(gomoku_options(json!({"kind": "ai", "level": level}), "black"))
+            .create(gomoku_options(
+                json!({"kind": "ai", "level": level}),
+                "black",
+            ))
             .await;
         assert_eq!(seat, "first");
         let mut over = None;
@@ -35,7 +38,10 @@ async fn gomoku_against_each_ai_level_to_the_end() {
             let centre = i32::from(size / 2);
             let p = (0..size)
                 .flat_map(|y| (0..size).map(move |x| Point { x, y }))
-                .filter(|p| game.is_legal(tabula_shared::gomoku::Seat::First, *p).is_ok())
+                .filter(|p| {
+                    game.is_legal(tabula_shared::gomoku::Seat::First, *p)
+                        .is_ok()
+                })
                 .min_by_key(|p| (i32::from(p.x) - centre).abs() + (i32::from(p.y) - centre).abs())
                 .expect("a legal point");
             let reply = ada.act(&room, json!({"kind": "place", "point": p})).await;
@@ -54,7 +60,11 @@ async fn backgammon_against_the_ai_to_the_end() {
     let server = TestServer::start().await;
     let mut ada = server.client("Ada").await;
     let (room, _) = ada
-        .create(backgammon_options(json!({"kind": "ai", "level": "beginner"}), "white", 1))
+        .create(backgammon_options(
+            json!({"kind": "ai", "level": "beginner"}),
+            "white",
+            1,
+        ))
         .await;
     let mut result = None;
     for _ in 0..3000 {
@@ -69,8 +79,15 @@ async fn backgammon_against_the_ai_to_the_end() {
         let mine = tabula_shared::backgammon::Side::White;
         let action = match *m.phase() {
             GamePhase::AwaitingRoll { side } if side == mine => json!({"kind": "roll"}),
-            GamePhase::Moving { side, .. } if side == mine => {
-                let play = m.legal_plays().into_iter().next().map(|p| p.to_string()).unwrap_or_default();
+            GamePhase::Moving { side, dice } if side == mine => {
+                // A racing human: the play that leaves the fewest pips.
+                let play = m
+                    .position_for(mine)
+                    .legal_plays(dice)
+                    .into_iter()
+                    .min_by_key(|(play, after)| (after.pip_count().0, play.to_string()))
+                    .map(|(play, _)| play.to_string())
+                    .unwrap_or_default();
                 json!({"kind": "play", "play": play})
             }
             GamePhase::CubeOffered { by } if by != mine => json!({"kind": "take"}),

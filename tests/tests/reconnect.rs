@@ -1,0 +1,193 @@
+//! Dropped connections, resume tokens, the grace period, and restarts
+//! (graceful and SIGKILL): the game survives them all.
+
+use std::time::Duration;
+
+use serde_json::json;
+use tabula_tests::{ChildServer, Client, TestServer, gomoku_options, point};
+
+#[tokio::test]
+async fn reconnecting_mid_game_resumes_with_the_missed_events() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
+    let seen = bob.action_where(|a| a["seat"] == "first").await;
+    let last_seq = bob
+        .seen
+        .iter()
+        .filter_map(|m| m["seq"].as_u64())
+        .max()
+        .expect("seq");
+    assert_eq!(seen["point"], point(7, 7));
+    let token = bob.token.clone();
+    let bob_id = bob.player_id.clone();
+    bob.close().await;
+
+    // Ada sees the drop with the grace period.
+    let dropped = ada.event("player_disconnected").await;
+    assert_eq!(dropped["event"]["seat"], "second");
+    assert!(dropped["event"]["grace_ms"].as_u64() > Some(0));
+
+    // Bob comes back with his token: same identity, his room listed.
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", Some(&token)).await;
+    assert_eq!(bob.player_id, bob_id);
+    assert_eq!(bob.rooms, vec![room.clone()]);
+    let joined = bob
+        .request(json!({"type": "join_room", "room_id": room, "role": "player", "since": last_seq}))
+        .await;
+    assert_eq!(joined["seat"], "second");
+    ada.event("player_connected").await;
+    // Only the missed events, not a snapshot.
+    let back = bob.event("player_connected").await;
+    assert!(back["seq"].as_u64() > Some(last_seq));
+    assert!(!bob.seen.iter().any(|m| m["type"] == "snapshot"));
+
+    assert_eq!(
+        bob.act(&room, json!({"kind": "place", "point": point(8, 8)}))
+            .await["type"],
+        "ok"
+    );
+    ada.action_where(|a| a["seat"] == "second").await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn after_the_grace_period_the_present_player_may_claim_the_win() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    ada.event("game_started").await;
+    bob.close().await;
+    ada.event("player_disconnected").await;
+    let early = ada
+        .request(json!({"type": "claim_win", "room_id": room}))
+        .await;
+    assert_eq!(early["code"], "illegal_move", "{early}");
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let claimed = ada
+        .request(json!({"type": "claim_win", "room_id": room}))
+        .await;
+    assert_eq!(claimed["type"], "ok", "{claimed}");
+    let over = ada.event("game_over").await;
+    assert_eq!(over["event"]["result"]["reason"], "abandoned");
+    assert_eq!(over["event"]["result"]["winner"], "first");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn graceful_shutdown_tells_clients_and_keeps_the_game() {
+    let dir = tempfile::tempdir().expect("dir");
+    let server = TestServer::start_with(tabula_tests::test_config(dir.path())).await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
+    let stopping = tokio::spawn(server.stop());
+    let bye = ada.expect(|m| m["type"] == "shutdown").await;
+    assert_eq!(bye["type"], "shutdown");
+    stopping.await.expect("stopped");
+
+    let server = TestServer::start_with(tabula_tests::test_config(dir.path())).await;
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    assert_eq!(ada2.rooms, vec![room.clone()]);
+    ada2.join(&room, "player").await;
+    let snap = ada2.expect(|m| m["type"] == "snapshot").await;
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(1)
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn killing_the_server_mid_game_loses_nothing() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", None).await;
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    for i in 0..3u8 {
+        assert_eq!(
+            ada.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
+                .await["type"],
+            "ok"
+        );
+        assert_eq!(
+            bob.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
+                .await["type"],
+            "ok"
+        );
+    }
+    // Every acknowledged move was saved before it was broadcast.
+    server.kill();
+
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    let mut bob2 = Client::connect(server.addr).await;
+    bob2.hello("Bob", Some(&bob.token)).await;
+    assert_eq!(ada2.rooms, vec![room.clone()]);
+    ada2.join(&room, "player").await;
+    let snap = ada2.expect(|m| m["type"] == "snapshot").await;
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(6)
+    );
+    bob2.join(&room, "player").await;
+    // Play on to five.
+    for i in 3..5u8 {
+        assert_eq!(
+            ada2.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
+                .await["type"],
+            "ok"
+        );
+        if i < 4 {
+            assert_eq!(
+                bob2.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
+                    .await["type"],
+                "ok"
+            );
+        }
+    }
+    let over = bob2.event("game_over").await;
+    assert_eq!(over["event"]["result"]["winner"], "first");
+    drop(server);
+
+    // The finished game is stored with its whole record.
+    let games = tabula_server::read_finished_games(dir.path()).expect("read games");
+    assert_eq!(games.len(), 1);
+    let record: serde_json::Value = serde_json::from_str(&games[0].1).expect("record json");
+    assert_eq!(record["actions"].as_array().map(Vec::len), Some(9));
+}

@@ -1,0 +1,213 @@
+//! Rooms side by side, private rooms, offers, chat and rematch.
+
+use serde_json::json;
+use tabula_tests::{TestServer, gomoku_options, point};
+
+#[tokio::test]
+async fn two_rooms_at_once_do_not_disturb_each_other() {
+    let server = TestServer::start().await;
+    let mut a1 = server.client("A1").await;
+    let mut b1 = server.client("B1").await;
+    let mut a2 = server.client("A2").await;
+    let mut b2 = server.client("B2").await;
+    let (r1, _) = a1
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    let (r2, _) = a2
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    b1.join(&r1, "player").await;
+    b2.join(&r2, "player").await;
+    for i in 0..4u8 {
+        assert_eq!(
+            a1.act(&r1, json!({"kind": "place", "point": point(i, 0)}))
+                .await["type"],
+            "ok"
+        );
+        assert_eq!(
+            a2.act(&r2, json!({"kind": "place", "point": point(i, 14)}))
+                .await["type"],
+            "ok"
+        );
+        assert_eq!(
+            b1.act(&r1, json!({"kind": "place", "point": point(i, 2)}))
+                .await["type"],
+            "ok"
+        );
+        assert_eq!(
+            b2.act(&r2, json!({"kind": "place", "point": point(i, 12)}))
+                .await["type"],
+            "ok"
+        );
+    }
+    // Moving in the other room is refused: you are not in it.
+    let e = a1
+        .act(&r2, json!({"kind": "place", "point": point(9, 9)}))
+        .await;
+    assert_eq!(e["code"], "not_in_room");
+    let s1 = a1.request(json!({"type": "sync", "room_id": r1})).await;
+    let s2 = a2.request(json!({"type": "sync", "room_id": r2})).await;
+    let ys = |s: &serde_json::Value| -> Vec<u64> {
+        s["snapshot"]["record"]["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .filter_map(|a| a["point"]["y"].as_u64())
+            .collect()
+    };
+    assert_eq!(ys(&s1), vec![0, 2, 0, 2, 0, 2, 0, 2]);
+    assert_eq!(ys(&s2), vec![14, 12, 14, 12, 14, 12, 14, 12]);
+    // Each room numbers its own events.
+    assert_eq!(s1["snapshot"]["seq"], s2["snapshot"]["seq"]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn private_rooms_are_unlisted_and_joined_by_code() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["private"] = json!(true);
+    let joined = ada
+        .request(json!({"type": "create_room", "options": options}))
+        .await;
+    let room = joined["room_id"].as_str().expect("room").to_string();
+    let snap = ada.expect(|m| m["type"] == "snapshot").await;
+    let code = snap["snapshot"]["code"]
+        .as_str()
+        .expect("players see the code")
+        .to_string();
+    let list = bob.request(json!({"type": "list_rooms"})).await;
+    assert!(list["rooms"].as_array().expect("rooms").is_empty());
+    let wrong = bob
+        .request(json!({"type": "join_by_code", "code": "NOPE00"}))
+        .await;
+    assert_eq!(wrong["code"], "not_found");
+    let joined = bob
+        .request(json!({"type": "join_by_code", "code": code.to_lowercase()}))
+        .await;
+    assert_eq!(joined["room_id"], room.as_str());
+    assert_eq!(joined["seat"], "second");
+    // A spectator joining later does not get the code.
+    let mut eve = server.client("Eve").await;
+    eve.join(&room, "spectator").await;
+    let snap = eve.expect(|m| m["type"] == "snapshot").await;
+    assert!(snap["snapshot"]["code"].is_null());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn takeback_draw_chat_mute_and_rematch() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let mut eve = server.client("Eve").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    eve.join(&room, "spectator").await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
+
+    // Takeback: asked, declined, asked again, accepted.
+    assert_eq!(
+        ada.request(json!({"type": "request_takeback", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    bob.event("offer_made").await;
+    assert_eq!(
+        bob.request(
+            json!({"type": "answer", "room_id": room, "request": "takeback", "accept": false})
+        )
+        .await["type"],
+        "ok"
+    );
+    ada.event("offer_declined").await;
+    assert_eq!(
+        ada.request(json!({"type": "request_takeback", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    assert_eq!(
+        bob.request(
+            json!({"type": "answer", "room_id": room, "request": "takeback", "accept": true})
+        )
+        .await["type"],
+        "ok"
+    );
+    let back = eve.event("took_back").await;
+    assert_eq!(back["event"]["count"], 1);
+    // Ada moves again, somewhere else.
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(6, 6)}))
+            .await["type"],
+        "ok"
+    );
+
+    // Chat, then the players mute spectators.
+    assert_eq!(
+        eve.request(json!({"type": "chat", "room_id": room, "text": "nice"}))
+            .await["type"],
+        "ok"
+    );
+    let line = ada.event("chat").await;
+    assert_eq!(line["event"]["line"]["spectator"], true);
+    assert_eq!(
+        bob.request(json!({"type": "mute_spectators", "room_id": room, "muted": true}))
+            .await["type"],
+        "ok"
+    );
+    let muted = eve
+        .request(json!({"type": "chat", "room_id": room, "text": "hello?"}))
+        .await;
+    assert_eq!(muted["code"], "forbidden");
+
+    // Draw offered and accepted.
+    assert_eq!(
+        bob.request(json!({"type": "offer_draw", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    assert_eq!(
+        ada.request(json!({"type": "answer", "room_id": room, "request": "draw", "accept": true}))
+            .await["type"],
+        "ok"
+    );
+    let over = eve.event("game_over").await;
+    assert_eq!(over["event"]["result"]["reason"], "draw_agreed");
+    assert!(over["event"]["result"]["winner"].is_null());
+
+    // Rematch with seats swapped once both ask.
+    assert_eq!(
+        ada.request(json!({"type": "rematch", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    assert_eq!(
+        bob.request(json!({"type": "rematch", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    eve.event("rematch_started").await;
+    let snap = ada
+        .expect(|m| m["type"] == "snapshot" && m["snapshot"]["record"]["actions"] == json!([]))
+        .await;
+    let seats = snap["snapshot"]["summary"]["seats"]
+        .as_array()
+        .expect("seats");
+    assert_eq!(seats[0]["player"]["name"], "Bob");
+    assert_eq!(seats[1]["player"]["name"], "Ada");
+    // Bob is black now.
+    assert_eq!(
+        bob.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
+    server.stop().await;
+}
