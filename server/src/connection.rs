@@ -303,7 +303,7 @@ impl Handler {
                             role: Role::Player,
                             since: None,
                         };
-                        self.to_room(&room_id, identity, rid, join);
+                        self.forward(&room_id, identity, rid, join);
                     }
                     Err((code, why)) => self.reply(rid, ServerMessage::error(code, why)),
                 }
@@ -311,7 +311,7 @@ impl Handler {
             ClientMessage::JoinByCode { code } => match self.shared.room_by_code(&code) {
                 Some(room_id) => {
                     let join = ClientMessage::JoinByCode { code };
-                    self.to_room(&room_id, identity, rid, join);
+                    self.forward(&room_id, identity, rid, join);
                 }
                 None => self.reply(
                     rid,
@@ -326,12 +326,12 @@ impl Handler {
                     );
                     return;
                 };
-                self.to_room(&room_id, identity, rid, other);
+                self.forward(&room_id, identity, rid, other);
             }
         }
     }
 
-    fn to_room(
+    fn forward(
         &mut self,
         room_id: &RoomId,
         identity: Arc<Identity>,

@@ -944,9 +944,7 @@ impl Room {
             .map_err(|e| refuse(ErrorCode::IllegalMove, rule_error_text(&e)))?;
         self.live = next;
         match (&mut self.record, &entry) {
-            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => {
-                actions.push(a.clone())
-            }
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => actions.push(*a),
             (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
                 actions.push(a.clone())
             }

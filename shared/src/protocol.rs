@@ -562,11 +562,11 @@ impl GameRecord {
     pub fn new(options: &GameOptions) -> GameRecord {
         match options {
             GameOptions::Gomoku(config) => GameRecord::Gomoku {
-                config: config.clone(),
+                config: *config,
                 actions: Vec::new(),
             },
             GameOptions::Backgammon(config) => GameRecord::Backgammon {
-                config: config.clone(),
+                config: *config,
                 actions: Vec::new(),
             },
         }
@@ -592,7 +592,7 @@ impl GameRecord {
     pub fn replay(&self) -> Result<LiveGame, ReplayError> {
         match self {
             GameRecord::Gomoku { config, actions } => {
-                let mut game = Gomoku::new(config.clone())
+                let mut game = Gomoku::new(*config)
                     .map_err(|error| ReplayError::Gomoku { index: 0, error })?;
                 for (index, action) in actions.iter().enumerate() {
                     apply_gomoku(&mut game, action)
@@ -601,7 +601,7 @@ impl GameRecord {
                 Ok(LiveGame::Gomoku(game))
             }
             GameRecord::Backgammon { config, actions } => {
-                let mut game = BgMatch::new(config.clone())
+                let mut game = BgMatch::new(*config)
                     .map_err(|error| ReplayError::Backgammon { index: 0, error })?;
                 for (index, action) in actions.iter().enumerate() {
                     apply_bg(&mut game, action)

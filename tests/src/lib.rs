@@ -225,10 +225,13 @@ impl Client {
     /// The first message (consumed or not yet read) that matches; the ones
     /// skipped stay available to later calls.
     pub async fn expect(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
-        if let Some(i) = self.pending.iter().position(&pred) {
-            if let Some(v) = self.pending.remove(i) {
-                return v;
-            }
+        if let Some(v) = self
+            .pending
+            .iter()
+            .position(&pred)
+            .and_then(|i| self.pending.remove(i))
+        {
+            return v;
         }
         loop {
             match self.receive().await {
