@@ -8,7 +8,7 @@ use tabula_server::ai::backgammon::cube::{self, MatchState, Owner};
 use tabula_server::ai::backgammon::nn::{Network, WeightsError};
 use tabula_server::ai::backgammon::play::Rng;
 use tabula_server::ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
-use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Position, Side};
+use tabula_shared::backgammon::{BgMatch, GamePhase, MatchConfig, Position, Side};
 
 const LEVELS: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
 
@@ -258,9 +258,50 @@ fn cube_match_play() {
 }
 
 #[test]
-fn lower_levels_cube_in_races() {
-    // Contact: never double; always take.
+fn no_decision_at_the_opening_roll() {
     let m = BgMatch::new(MatchConfig::default()).unwrap();
-    assert!(choose(Level::Beginner, &m, Side::White, Duration::ZERO, 1).is_none());
-    let _ = Dice::new(1, 2).unwrap();
+    for level in LEVELS {
+        for side in [Side::White, Side::Black] {
+            assert!(choose(level, &m, side, Duration::ZERO, 1).is_none());
+        }
+    }
+}
+
+#[test]
+fn pubeval_matches_the_reference_implementation() {
+    use tabula_server::ai::backgammon::pubeval;
+    // Values from /work/shared/bench/bgharness/pubeval.py (score()).
+    let start = Position::from_position_id("4HPwATDgc/ABMA").unwrap();
+    assert_eq!(start, Position::START);
+    assert!((pubeval::score(&start, false) - 6.84055).abs() < 1e-4);
+    assert!((pubeval::score(&start, true) - 9.93903).abs() < 1e-4);
+    // Mover: bar 1, 24:2, 13:1, 8:3, 6:4, 5:1 (3 off); opponent: bar 2 and
+    // its 2:2, 10:1, 11:5, 16:3 (2 off).
+    let p = Position::from_position_id("BuiDAxj0HATAAg").unwrap();
+    assert_eq!((p.x_bar(), p.o_bar(), p.x_off(), p.o_off()), (1, 2, 3, 2));
+    assert!((pubeval::score(&p, false) - 7.793215).abs() < 1e-4);
+    assert!((pubeval::score(&p, true) - 11.14708).abs() < 1e-4);
+}
+
+#[test]
+fn td_training_is_reproducible_and_changes_the_weights() {
+    use tabula_server::ai::backgammon::nn::TdTrainer;
+    let run = || {
+        let mut net = Network::random(8, 3);
+        let mut tr = TdTrainer::new(&net, 0.1, 0.7);
+        for g in 0..2 {
+            tr.self_play_game(&mut net, 1000 + g);
+        }
+        net
+    };
+    let a = run();
+    let b = run();
+    assert_eq!(a.games, 2);
+    assert_eq!(a.to_bytes(), b.to_bytes());
+    assert_ne!(a.to_bytes(), Network::random(8, 3).to_bytes());
+    // TD(0) path too.
+    let mut net = Network::random(8, 3);
+    let mut tr = TdTrainer::new(&net, 0.1, 0.0);
+    tr.self_play_game(&mut net, 5);
+    assert_ne!(net.to_bytes(), Network::random(8, 3).to_bytes());
 }

@@ -3,6 +3,7 @@
 //! player's points per game with a 95% confidence interval.
 //!
 //! `bg-arena --a expert --b pubeval --games 2000 --seed 1`
+//! `bg-arena --speed 500` times the Expert's decisions.
 //! Players: `beginner`, `intermediate`, `expert` (with `--budget-ms`,
 //! 1-ply from 20 ms), `expert0` (0-ply), `pubeval`.
 
@@ -13,17 +14,18 @@ use clap::Parser;
 use tabula_server::ai::backgammon::expert::{Expert, ExpertChooser};
 use tabula_server::ai::backgammon::heuristic::{HeuristicChooser, TUNED};
 use tabula_server::ai::backgammon::nn::Network;
-use tabula_server::ai::backgammon::play::{Chooser, Pubeval, duplicate_match};
+use tabula_server::ai::backgammon::play::{Chooser, Pubeval, Rng, duplicate_match};
 use tabula_server::ai::backgammon::{self};
+use tabula_shared::backgammon::Position;
 
 #[derive(Parser)]
 #[command(about = "Tabula backgammon arena (cubeless money, duplicate dice)")]
 struct Cli {
     /// First player.
-    #[arg(long)]
+    #[arg(long, default_value = "expert")]
     a: String,
     /// Second player.
-    #[arg(long)]
+    #[arg(long, default_value = "pubeval")]
     b: String,
     /// Games (rounded up to an even number).
     #[arg(long, default_value_t = 2000)]
@@ -37,6 +39,57 @@ struct Cli {
     /// Expert weights file instead of the compiled-in ones (applies to both sides).
     #[arg(long)]
     weights: Option<PathBuf>,
+    /// Instead of a match: time the Expert's decisions on this many random
+    /// positions (0-ply, and with `--budget-ms`).
+    #[arg(long)]
+    speed: Option<usize>,
+}
+
+/// Times the Expert's move choice on `n` random positions.
+fn speed(net: &Network, n: usize, budget: Duration) {
+    let mut rng = Rng::new(42);
+    let mut pos = Position::START;
+    let mut samples = Vec::new();
+    while samples.len() < n {
+        let dice = rng.dice();
+        let c = pos.legal_positions(dice);
+        if c.len() > 1 {
+            samples.push((pos, dice));
+        }
+        let next = c[rng.below(c.len() as u64) as usize];
+        pos = if next.game_result().is_some() {
+            Position::START
+        } else {
+            next.switch_sides()
+        };
+    }
+    let x = Expert::new(net);
+    // Build the bear-off database outside the timings.
+    let t = Instant::now();
+    let _ = tabula_server::ai::backgammon::bearoff::BearoffDb::global();
+    println!(
+        "bear-off database built in {:.0} ms",
+        t.elapsed().as_secs_f64() * 1e3
+    );
+    for (label, b) in [("0-ply", Duration::ZERO), ("full", budget)] {
+        let mut total = 0f64;
+        let mut worst = 0f64;
+        for (p, d) in &samples {
+            let t = Instant::now();
+            let c = p.legal_positions(*d);
+            let _ = x.best(&c, b);
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            total += ms;
+            worst = worst.max(ms);
+        }
+        println!(
+            "Expert {label} (budget {} ms): mean {:.3} ms, max {:.3} ms over {} positions",
+            b.as_millis(),
+            total / samples.len() as f64,
+            worst,
+            samples.len()
+        );
+    }
 }
 
 fn main() {
@@ -58,6 +111,10 @@ fn main() {
         },
     };
     let budget = Duration::from_millis(cli.budget_ms);
+    if let Some(n) = cli.speed {
+        speed(net, n.max(1), budget);
+        return;
+    }
     let make = |name: &str| -> Box<dyn Chooser> {
         match name {
             "beginner" => Box::new(HeuristicChooser {

@@ -21,6 +21,9 @@
 //! Binaries can load another file with [`nn::Network::load`], which
 //! reports a missing or corrupt file as an error.
 //!
+//! The bear-off database is built in memory (about a second) by a
+//! background thread started at the Expert's first decision.
+//!
 //! The lower levels' cube handling is simple: in a pure race they follow
 //! the 8-9-12 pip rule, otherwise they never double and always take.
 //!
@@ -68,7 +71,20 @@ pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsErro
 
 fn expert() -> Option<expert::Expert<'static>> {
     match expert_network() {
-        Ok(net) => Some(expert::Expert::new(net)),
+        Ok(net) => {
+            // Build the bear-off database in the background at the Expert's
+            // first decision, so that it is (normally) ready before the
+            // first race; a race reached earlier waits for it.
+            static PREFETCH: std::sync::Once = std::sync::Once::new();
+            PREFETCH.call_once(|| {
+                let _ = std::thread::Builder::new()
+                    .name("bg-bearoff".into())
+                    .spawn(|| {
+                        let _ = bearoff::BearoffDb::global();
+                    });
+            });
+            Some(expert::Expert::new(net))
+        }
         Err(e) => {
             static LOGGED: OnceLock<()> = OnceLock::new();
             LOGGED.get_or_init(|| {

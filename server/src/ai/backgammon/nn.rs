@@ -256,6 +256,7 @@ impl std::fmt::Debug for Network {
 }
 
 /// Hidden activations of one forward pass (kept for training).
+#[derive(Clone)]
 pub struct Activations {
     h: [f32; MAX_HIDDEN],
     /// The outputs.
@@ -462,15 +463,20 @@ pub fn value_after(net: &Network, after: &Position) -> Probs {
     }
 }
 
-/// TD(λ) self-play trainer state (eligibility traces in the fixed
-/// perspective of the side that moved first).
+/// TD(λ) self-play trainer.
+///
+/// Values are tracked in the fixed perspective of the side that moved
+/// first. With λ = 0 the weights are updated online after every ply. With
+/// λ > 0 the game is played with fixed weights and the updates are applied
+/// at its end in the equivalent forward view: the gradient of ply `s` is
+/// weighted by `G_s = Σ_{t ≥ s} λ^{t-s} δ_t`, which equals offline TD(λ)
+/// with accumulating traces at the cost of TD(0).
 pub struct TdTrainer {
     /// Learning rate.
     pub alpha: f32,
-    /// Trace decay λ (0 = TD(0), which skips the traces).
+    /// Trace decay λ.
     pub lambda: f32,
-    e1: Vec<f32>,
-    e2: Vec<f32>,
+    history: Vec<(Inputs, Activations, bool, Probs)>,
 }
 
 /// For component `k` of the fixed-perspective value, the net output it
@@ -480,16 +486,11 @@ const SWAP: [usize; N_OUT] = [0, 3, 4, 1, 2];
 impl TdTrainer {
     /// A trainer for `net`.
     pub fn new(net: &Network, alpha: f32, lambda: f32) -> TdTrainer {
-        let (n1, n2) = if lambda > 0.0 {
-            (N_OUT * net.w1.len(), N_OUT * net.w2.len())
-        } else {
-            (0, 0)
-        };
+        let _ = net;
         TdTrainer {
             alpha,
             lambda,
-            e1: vec![0.0; n1],
-            e2: vec![0.0; n2],
+            history: Vec::with_capacity(128),
         }
     }
 
@@ -503,8 +504,7 @@ impl TdTrainer {
     /// Returns the number of plies.
     pub fn self_play_game(&mut self, net: &mut Network, seed: u64) -> u32 {
         let mut rng = super::play::Rng::new(seed);
-        self.e1.iter_mut().for_each(|e| *e = 0.0);
-        self.e2.iter_mut().for_each(|e| *e = 0.0);
+        self.history.clear();
         let mut pos = Position::START;
         let mut a_on_roll = true;
         let mut cands = Vec::with_capacity(64);
@@ -514,9 +514,6 @@ impl TdTrainer {
             let inp = encode(&pos);
             let act = net.forward(&inp);
             let v_t = Self::fixed(&act.out, a_on_roll);
-            if self.lambda > 0.0 {
-                self.accumulate_traces(net, &inp, &act, a_on_roll);
-            }
             let dice = if ply == 0 {
                 rng.opening_dice()
             } else {
@@ -545,7 +542,7 @@ impl TdTrainer {
                 delta[k] = v_next[k] - v_t[k];
             }
             if self.lambda > 0.0 {
-                self.apply_traces(net, &delta);
+                self.history.push((inp, act, a_on_roll, delta));
             } else {
                 Self::backprop(net, &inp, &act, &delta, a_on_roll, self.alpha);
             }
@@ -554,6 +551,15 @@ impl TdTrainer {
             }
             pos = best.switch_sides();
             a_on_roll = !a_on_roll;
+        }
+        if self.lambda > 0.0 {
+            let mut g = [0f32; N_OUT];
+            for (inp, act, a_on_roll, delta) in self.history.iter().rev() {
+                for k in 0..N_OUT {
+                    g[k] = delta[k] + self.lambda * g[k];
+                }
+                Self::backprop(net, inp, act, &g, *a_on_roll, self.alpha);
+            }
         }
         net.games += 1;
         plies
@@ -604,66 +610,6 @@ impl TdTrainer {
             let row = &mut net.w1[i * hn..(i + 1) * hn];
             for (w, g) in row.iter_mut().zip(&gh[..hn]) {
                 *w += v * g;
-            }
-        }
-    }
-
-    fn accumulate_traces(
-        &mut self,
-        net: &Network,
-        inp: &Inputs,
-        act: &Activations,
-        a_on_roll: bool,
-    ) {
-        let hn = net.hidden;
-        let lam = self.lambda;
-        let n1 = net.w1.len();
-        let n2 = net.w2.len();
-        for e in self.e1.iter_mut() {
-            *e *= lam;
-        }
-        for e in self.e2.iter_mut() {
-            *e *= lam;
-        }
-        for k in 0..N_OUT {
-            let (o, s) = if a_on_roll {
-                (k, 1.0)
-            } else {
-                (SWAP[k], if k == 0 { -1.0 } else { 1.0 })
-            };
-            let y = act.out[o];
-            let gz = s * y * (1.0 - y);
-            let e2 = &mut self.e2[k * n2 + o * (hn + 1)..k * n2 + (o + 1) * (hn + 1)];
-            let w2 = &net.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
-            let mut gh = [0f32; MAX_HIDDEN];
-            for j in 0..hn {
-                e2[j] += gz * act.h[j];
-                gh[j] = gz * w2[j] * act.h[j] * (1.0 - act.h[j]);
-            }
-            e2[hn] += gz;
-            let e1 = &mut self.e1[k * n1..(k + 1) * n1];
-            for (i, v) in inp.iter() {
-                let row = &mut e1[i * hn..(i + 1) * hn];
-                for (e, g) in row.iter_mut().zip(&gh[..hn]) {
-                    *e += v * g;
-                }
-            }
-        }
-    }
-
-    fn apply_traces(&self, net: &mut Network, delta: &Probs) {
-        let n1 = net.w1.len();
-        let n2 = net.w2.len();
-        for k in 0..N_OUT {
-            let a = self.alpha * delta[k];
-            if a == 0.0 {
-                continue;
-            }
-            for (w, e) in net.w1.iter_mut().zip(&self.e1[k * n1..(k + 1) * n1]) {
-                *w += a * e;
-            }
-            for (w, e) in net.w2.iter_mut().zip(&self.e2[k * n2..(k + 1) * n2]) {
-                *w += a * e;
             }
         }
     }
