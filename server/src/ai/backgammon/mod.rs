@@ -1,7 +1,47 @@
-//! PLACEHOLDER until the Backgammon AI lands: takes, rolls, plays the first legal play.
+//! The Backgammon AI.
+//!
+//! * **Beginner**: the seed article's heuristic ([`heuristic`]): every legal
+//!   play is scored on pip difference, runs of blocks, blots, a run-or-block
+//!   factor and a pure-race mode; constants tuned by self-play with the
+//!   article's trainer (`bg-train heuristic`).
+//! * **Intermediate**: the same evaluator with the article's 1-ply
+//!   "probability score" (the opponent's average best reply over its 21
+//!   rolls).
+//! * **Expert** ([`expert`]): a neural network trained by TD(λ) self-play
+//!   ([`nn`], `bg-train td`), 0-ply plus a 1-ply look-ahead over the best
+//!   few plays when the budget allows, a one-sided bear-off database
+//!   ([`bearoff`]) in home-board races, and cube decisions from its
+//!   probabilities ([`cube`]: Janowski cubeful equity for money, the
+//!   Kazaross XG2 match equity table [`met`] for matches).
+//!
+//! The Expert's weights are compiled in (`server/data/bg-expert-v1.bin`
+//! through `include_bytes!`) and checked (magic, version, shape, checksum)
+//! at first use. The tests check that the embedded file loads; should it
+//! ever fail, the error is logged and the Expert plays as Intermediate.
+//! Binaries can load another file with [`nn::Network::load`], which
+//! reports a missing or corrupt file as an error.
+//!
+//! The bear-off database is built in memory (about a second) by a
+//! background thread started at the Expert's first decision.
+//!
+//! The lower levels' cube handling is simple: in a pure race they follow
+//! the 8-9-12 pip rule, otherwise they never double and always take.
+//!
+//! Nothing here panics on any position reachable through the rules' API.
+
+pub mod bearoff;
+pub mod cube;
+pub mod expert;
+pub mod heuristic;
+pub mod met;
+pub mod nn;
+pub mod play;
+pub mod pubeval;
+
+use std::sync::OnceLock;
 use std::time::Duration;
 
-use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Side};
+use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, Play, Position, Side};
 
 use crate::ai::Level;
 
@@ -19,20 +59,179 @@ pub enum Decision {
     Play(Play),
 }
 
-/// The AI's decision for `side`.
+/// The committed Expert weights.
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../../data/bg-expert-v1.bin");
+
+/// The embedded Expert network, checked at first use.
+pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
+    static NET: OnceLock<Result<nn::Network, nn::WeightsError>> = OnceLock::new();
+    NET.get_or_init(|| nn::Network::from_bytes(EMBEDDED_WEIGHTS))
+        .as_ref()
+}
+
+fn expert() -> Option<expert::Expert<'static>> {
+    match expert_network() {
+        Ok(net) => {
+            // Build the bear-off database in the background at the Expert's
+            // first decision, so that it is (normally) ready before the
+            // first race; a race reached earlier waits for it.
+            static PREFETCH: std::sync::Once = std::sync::Once::new();
+            PREFETCH.call_once(|| {
+                let _ = std::thread::Builder::new()
+                    .name("bg-bearoff".into())
+                    .spawn(|| {
+                        let _ = bearoff::BearoffDb::global();
+                    });
+            });
+            Some(expert::Expert::new(net))
+        }
+        Err(e) => {
+            static LOGGED: OnceLock<()> = OnceLock::new();
+            LOGGED.get_or_init(|| {
+                tracing::error!(
+                    "backgammon Expert weights rejected ({e}); Expert plays as Intermediate"
+                );
+            });
+            None
+        }
+    }
+}
+
+/// Index of the play `level` picks among `candidates` (the distinct legal
+/// results of `dice` from `pos`, mover's side). `None` if there are none.
+pub fn choose_index(
+    level: Level,
+    pos: &Position,
+    dice: Dice,
+    candidates: &[Position],
+    budget: Duration,
+) -> Option<usize> {
+    if candidates.is_empty() {
+        return None;
+    }
+    let _ = (pos, dice);
+    let i = match level {
+        Level::Beginner => heuristic::best_static(candidates, &heuristic::TUNED),
+        Level::Intermediate => heuristic::best_probability(candidates, &heuristic::TUNED),
+        Level::Expert => match expert() {
+            Some(x) => x.best(candidates, budget),
+            None => heuristic::best_probability(candidates, &heuristic::TUNED),
+        },
+    };
+    Some(i.min(candidates.len() - 1))
+}
+
+/// The position `level` plays to from `pos` with `dice` (mover's side, not
+/// switched). `None` for invalid dice or a finished game.
+pub fn best_position(
+    level: Level,
+    pos: &Position,
+    dice: Dice,
+    budget: Duration,
+) -> Option<Position> {
+    let cands = pos.legal_positions(dice);
+    choose_index(level, pos, dice, &cands, budget).map(|i| cands[i])
+}
+
+/// The AI's decision for `side` (None when `side` has nothing to do).
+/// Reproducible for a given seed: every level is deterministic (the seed is
+/// accepted for the interface and not needed).
 pub fn choose(
-    _level: Level,
+    level: Level,
     m: &BgMatch,
     side: Side,
-    _budget: Duration,
-    _seed: u64,
+    budget: Duration,
+    seed: u64,
 ) -> Option<Decision> {
-    match m.phase() {
-        GamePhase::AwaitingRoll { side: s } if *s == side => Some(Decision::Roll),
-        GamePhase::CubeOffered { by } if *by != side => Some(Decision::Take),
-        GamePhase::Moving { side: s, .. } if *s == side => {
-            m.legal_plays().into_iter().next().map(Decision::Play)
+    let _ = seed;
+    match *m.phase() {
+        GamePhase::AwaitingRoll { side: s } if s == side => {
+            if m.can_double(side) && wants_double(level, m, side) {
+                Some(Decision::Double)
+            } else {
+                Some(Decision::Roll)
+            }
+        }
+        GamePhase::CubeOffered { by } if by != side => {
+            if wants_take(level, m, side) {
+                Some(Decision::Take)
+            } else {
+                Some(Decision::Drop)
+            }
+        }
+        GamePhase::Moving { side: s, dice } if s == side => {
+            let pos = m.position_for(side);
+            let plays = pos.legal_plays_with(dice, m.config().doubles_twice);
+            let cands: Vec<Position> = plays.iter().map(|(_, p)| *p).collect();
+            let i = choose_index(level, &pos, dice, &cands, budget)?;
+            plays.into_iter().nth(i).map(|(p, _)| Decision::Play(p))
         }
         _ => None,
+    }
+}
+
+fn owner_for(m: &BgMatch, side: Side) -> cube::Owner {
+    match m.cube().owner {
+        None => cube::Owner::Centered,
+        Some(s) if s == side => cube::Owner::Me,
+        Some(_) => cube::Owner::Opponent,
+    }
+}
+
+/// The match score as seen by `side`, `None` for money play.
+fn match_state(m: &BgMatch, side: Side) -> Option<cube::MatchState> {
+    let len = m.config().length;
+    if len == 0 {
+        return None;
+    }
+    let sc = m.score();
+    let me_away = len.saturating_sub(sc[side.index()]) as i32;
+    let opp_away = len.saturating_sub(sc[side.opponent().index()]) as i32;
+    Some(cube::MatchState {
+        me_away,
+        opp_away,
+        cube: i32::from(m.cube().value.max(1)),
+        crawford_used: m.is_crawford_game() || me_away == 1 || opp_away == 1,
+    })
+}
+
+fn wants_double(level: Level, m: &BgMatch, side: Side) -> bool {
+    let pos = m.position_for(side);
+    let x = match level {
+        Level::Expert => expert(),
+        _ => None,
+    };
+    let Some(x) = x else {
+        if !pos.is_race() {
+            return false;
+        }
+        let (me, opp) = pos.pip_count();
+        return cube::race_rule(me, opp, m.cube().owner == Some(side)).0;
+    };
+    let p = x.probs_on_roll(&pos);
+    match match_state(m, side) {
+        None => cube::money_should_double(&p, owner_for(m, side), m.config().jacoby),
+        Some(ms) => ms.should_double(&p),
+    }
+}
+
+fn wants_take(level: Level, m: &BgMatch, side: Side) -> bool {
+    let doubler = side.opponent();
+    let pos = m.position_for(doubler);
+    let x = match level {
+        Level::Expert => expert(),
+        _ => None,
+    };
+    let Some(x) = x else {
+        if !pos.is_race() {
+            return true;
+        }
+        let (dp, tp) = pos.pip_count();
+        return cube::race_rule(dp, tp, false).1;
+    };
+    let p = x.probs_on_roll(&pos);
+    match match_state(m, doubler) {
+        None => cube::money_should_take(&p),
+        Some(ms) => ms.should_take(&p),
     }
 }

@@ -1,0 +1,154 @@
+//! The Expert player: the TD-trained network ([`super::nn`]) with the
+//! bear-off database ([`super::bearoff`]) in races where both sides are
+//! home, choosing plays by cubeless money equity.
+//!
+//! * **0-ply**: every legal result is evaluated by the network (from the
+//!   opponent's side, then flipped) and the best equity is kept.
+//! * **1-ply**: when the budget allows (at least [`ONE_PLY_MIN_BUDGET`]),
+//!   the best [`ONE_PLY_CANDIDATES`] plays within [`ONE_PLY_WINDOW`] equity
+//!   of the 0-ply best are re-scored by averaging, over the opponent's 21
+//!   rolls, the value after the opponent's best 0-ply reply. The decision to
+//!   look ahead depends on the budget only, so a decision is reproducible;
+//!   the clock is checked only as a safety stop.
+
+use std::time::{Duration, Instant};
+
+use tabula_shared::backgammon::{Dice, Position};
+
+use super::bearoff::{self, BearoffDb};
+use super::nn::{self, Network, Probs};
+use super::play::Chooser;
+
+/// Plays re-scored at 1-ply.
+pub const ONE_PLY_CANDIDATES: usize = 6;
+/// Only plays within this much 0-ply equity of the best are re-scored.
+pub const ONE_PLY_WINDOW: f32 = 0.16;
+/// Smallest budget for which the 1-ply look-ahead is used.
+pub const ONE_PLY_MIN_BUDGET: Duration = Duration::from_millis(20);
+
+/// The Expert evaluator.
+#[derive(Clone, Copy)]
+pub struct Expert<'a> {
+    /// The network.
+    pub net: &'a Network,
+    /// Use the bear-off database in home-board races.
+    pub use_bearoff: bool,
+}
+
+impl<'a> Expert<'a> {
+    /// An Expert using `net` and the bear-off database.
+    pub fn new(net: &'a Network) -> Expert<'a> {
+        Expert {
+            net,
+            use_bearoff: true,
+        }
+    }
+
+    /// Consistent probabilities for the side on roll of `pos`.
+    pub fn probs_on_roll(&self, pos: &Position) -> Probs {
+        if let Some(r) = pos.game_result() {
+            // Cannot normally happen for a side on roll; value it exactly.
+            let t = nn::terminal(pos).unwrap_or([0.5, 0.0, 0.0, 0.0, 0.0]);
+            let _ = r;
+            return t;
+        }
+        let mut p = nn::sanitize(&self.net.eval(pos));
+        if self.use_bearoff
+            && bearoff::homes(pos).is_some()
+            && let Some(w) = BearoffDb::global().race_win(pos)
+        {
+            {
+                let gw = if pos.o_off() > 0 { 0.0 } else { p[1].min(w) };
+                let gl = if pos.x_off() > 0 {
+                    0.0
+                } else {
+                    p[3].min(1.0 - w)
+                };
+                p = [w, gw, 0.0, gl, 0.0];
+            }
+        }
+        p
+    }
+
+    /// Probabilities for the mover of `after` (a result of its play).
+    pub fn value_after(&self, after: &Position) -> Probs {
+        match nn::terminal(after) {
+            Some(t) => t,
+            None => nn::flip(&self.probs_on_roll(&after.switch_sides())),
+        }
+    }
+
+    /// 1-ply value of `after` for its mover.
+    pub fn value_after_1ply(&self, after: &Position, buf: &mut Vec<Position>) -> Probs {
+        if let Some(t) = nn::terminal(after) {
+            return t;
+        }
+        let opp = after.switch_sides();
+        let mut acc = [0f32; 5];
+        for (dice, w) in Dice::ALL_21 {
+            opp.legal_positions_into(dice, false, buf);
+            let mut best: Option<(f32, Probs)> = None;
+            for r in buf.iter() {
+                let v = self.value_after(r);
+                let e = nn::equity(&v);
+                if best.is_none_or(|(b, _)| e > b) {
+                    best = Some((e, v));
+                }
+            }
+            let v = best.map_or_else(|| self.probs_on_roll(&opp), |(_, v)| v);
+            let mine = nn::flip(&v);
+            for k in 0..5 {
+                acc[k] += f32::from(w) * mine[k];
+            }
+        }
+        acc.map(|a| a / 36.0)
+    }
+
+    /// Index of the best of `candidates` (0-ply, plus 1-ply if the budget
+    /// allows).
+    pub fn best(&self, candidates: &[Position], budget: Duration) -> usize {
+        let start = Instant::now();
+        if candidates.len() <= 1 {
+            return 0;
+        }
+        let mut ranked: Vec<(usize, f32)> = candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, nn::equity(&self.value_after(c))))
+            .collect();
+        ranked.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        if budget < ONE_PLY_MIN_BUDGET {
+            return ranked[0].0;
+        }
+        let top = ranked[0].1;
+        let mut buf = Vec::with_capacity(64);
+        let mut best = (ranked[0].0, f32::NEG_INFINITY);
+        for &(i, e0) in ranked.iter().take(ONE_PLY_CANDIDATES) {
+            if e0 < top - ONE_PLY_WINDOW {
+                break;
+            }
+            if best.1.is_finite() && start.elapsed() > budget / 2 {
+                break;
+            }
+            let e = nn::equity(&self.value_after_1ply(&candidates[i], &mut buf));
+            if e > best.1 {
+                best = (i, e);
+            }
+        }
+        best.0
+    }
+}
+
+/// The Expert as a [`Chooser`] with a per-move budget.
+pub struct ExpertChooser<'a> {
+    /// The evaluator.
+    pub expert: Expert<'a>,
+    /// Budget per move (0 = 0-ply only).
+    pub budget: Duration,
+}
+
+impl Chooser for ExpertChooser<'_> {
+    fn choose(&mut self, _before: &Position, _dice: Dice, candidates: &[Position]) -> usize {
+        self.expert.best(candidates, self.budget)
+    }
+}

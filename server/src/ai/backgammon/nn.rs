@@ -1,0 +1,638 @@
+//! The Expert's neural network: one hidden layer of sigmoid units, five
+//! sigmoid outputs, trained by self-play with TD(λ) (Tesauro's TD-Gammon).
+//!
+//! **Outputs** (always for the side on roll of the evaluated position,
+//! cumulative): P(win), P(gammon win), P(backgammon win), P(gammon loss),
+//! P(backgammon loss).
+//!
+//! **Inputs** ([`N_INPUTS`]): the position is always encoded from the side on
+//! roll, so the "turn" unit of the original encoding is implicit. For each
+//! side and each of its own points 1..=24, four units: `n >= 1`, `n >= 2`,
+//! `n >= 3`, `(n - 3) / 2` (Tesauro). Then per side: bar / 2, off / 15, pip
+//! count / 167, longest prime / 6, home-board points made / 6, and the number
+//! of rolls (of 36) that hit one of the other side's blots (a simplified
+//! shot count). Last, a race flag and a constant bias unit.
+//!
+//! **Weights file** (little endian): magic `TBLBGNN\0`, version `u32` (1),
+//! inputs, hidden, outputs (`u32` each), games trained (`u64`), then `f32`
+//! weights (input→hidden, input-major, the bias being the last input;
+//! hidden→output, output-major, with a bias column), then an FNV-1a 64
+//! checksum of everything before it. [`Network::from_bytes`] rejects any
+//! mismatch with a [`WeightsError`]; nothing falls back silently.
+
+// Index loops mirror the maths of the encoding and of back-propagation.
+#![allow(clippy::needless_range_loop)]
+
+use std::path::Path;
+
+use tabula_shared::backgammon::Position;
+
+/// Number of network outputs.
+pub const N_OUT: usize = 5;
+/// Five cumulative probabilities for the side on roll: win, gammon win,
+/// backgammon win, gammon loss, backgammon loss.
+pub type Probs = [f32; N_OUT];
+/// Number of input units (including the constant bias unit).
+pub const N_INPUTS: usize = 206;
+/// Largest hidden layer the evaluator supports.
+pub const MAX_HIDDEN: usize = 256;
+const BIAS_INPUT: usize = N_INPUTS - 1;
+const MAGIC: &[u8; 8] = b"TBLBGNN\0";
+const VERSION: u32 = 1;
+const HEADER: usize = 8 + 4 * 4 + 8;
+
+/// Why a weights file was rejected.
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    /// The file could not be read.
+    #[error("cannot read weights file {path}: {source}")]
+    Io {
+        /// The path.
+        path: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Shorter than a header plus checksum.
+    #[error("weights file truncated ({0} bytes)")]
+    Truncated(usize),
+    /// Not a Tabula backgammon network.
+    #[error("not a Tabula backgammon weights file (bad magic)")]
+    BadMagic,
+    /// A format version this build does not read.
+    #[error("unsupported weights version {0} (expected {VERSION})")]
+    BadVersion(u32),
+    /// Shape not supported by this build, or size inconsistent with it.
+    #[error("bad network shape {inputs}x{hidden}x{outputs} for a {len}-byte file")]
+    BadShape {
+        /// Inputs in the header.
+        inputs: u32,
+        /// Hidden units in the header.
+        hidden: u32,
+        /// Outputs in the header.
+        outputs: u32,
+        /// File length.
+        len: usize,
+    },
+    /// The checksum does not match the contents.
+    #[error("weights checksum mismatch (file corrupt)")]
+    Checksum,
+    /// A weight is NaN or infinite.
+    #[error("weights contain a non-finite value")]
+    NonFinite,
+}
+
+/// Sparse inputs: the non-zero units of an encoded position.
+#[derive(Clone)]
+pub struct Inputs {
+    idx: [u16; 192],
+    val: [f32; 192],
+    len: usize,
+}
+
+impl Inputs {
+    fn new() -> Inputs {
+        Inputs {
+            idx: [0; 192],
+            val: [0.0; 192],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, i: usize, v: f32) {
+        if v != 0.0 && self.len < self.idx.len() {
+            self.idx[self.len] = i as u16;
+            self.val[self.len] = v;
+            self.len += 1;
+        }
+    }
+
+    /// The non-zero `(index, value)` pairs.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        (0..self.len).map(|k| (usize::from(self.idx[k]), self.val[k]))
+    }
+}
+
+/// Checker counts of one side in its own numbering: `c[k]` for points
+/// 1..=24, `c[25]` = bar.
+fn side_counts(pos: &Position) -> ([u8; 26], [u8; 26]) {
+    let p = pos.pips();
+    let mut x = [0u8; 26];
+    let mut o = [0u8; 26];
+    for k in 1..=25 {
+        x[k] = p[k].max(0) as u8;
+        o[k] = (-p[25 - k]).max(0) as u8;
+    }
+    (x, o)
+}
+
+fn longest_prime(c: &[u8; 26]) -> u32 {
+    let (mut best, mut run) = (0u32, 0u32);
+    for &n in &c[1..=24] {
+        if n >= 2 {
+            run += 1;
+            best = best.max(run);
+        } else {
+            run = 0;
+        }
+    }
+    best
+}
+
+/// Rolls (out of 36) with which the side on roll of `pos` can hit a blot of
+/// the other side: direct and combination shots, intermediate points must
+/// not be blocked (the bar rule is ignored: this is a feature, not a rule).
+pub fn shots(pos: &Position) -> u32 {
+    let p = pos.pips();
+    let mut blots = [0usize; 15];
+    let mut nb = 0;
+    for t in 1..=24 {
+        if p[t] == -1 && nb < blots.len() {
+            blots[nb] = t;
+            nb += 1;
+        }
+    }
+    if nb == 0 {
+        return 0;
+    }
+    let open = |i: usize| p[i] >= -1;
+    let mine = |i: usize| i <= 25 && p[i] > 0;
+    let mut total = 0u32;
+    for a in 1..=6usize {
+        for b in 1..=6usize {
+            let hit = blots[..nb].iter().any(|&t| {
+                if a == b {
+                    let mut s = t;
+                    for _ in 0..4 {
+                        s += a;
+                        if s > 25 {
+                            return false;
+                        }
+                        if mine(s) {
+                            return true;
+                        }
+                        if s < 25 && !open(s) {
+                            return false;
+                        }
+                    }
+                    false
+                } else {
+                    mine(t + a) || mine(t + b) || (mine(t + a + b) && (open(t + a) || open(t + b)))
+                }
+            });
+            total += u32::from(hit);
+        }
+    }
+    total
+}
+
+/// Encodes `pos` (side on roll = mover) as sparse network inputs.
+pub fn encode(pos: &Position) -> Inputs {
+    let mut inp = Inputs::new();
+    let (x, o) = side_counts(pos);
+    for (s, c) in [&x, &o].into_iter().enumerate() {
+        let base = s * 96;
+        for k in 1..=24 {
+            let n = c[k];
+            if n == 0 {
+                continue;
+            }
+            let b = base + (k - 1) * 4;
+            inp.push(b, 1.0);
+            if n >= 2 {
+                inp.push(b + 1, 1.0);
+            }
+            if n >= 3 {
+                inp.push(b + 2, 1.0);
+            }
+            if n > 3 {
+                inp.push(b + 3, f32::from(n - 3) / 2.0);
+            }
+        }
+    }
+    let (xp, op) = pos.pip_count();
+    for (s, c) in [&x, &o].into_iter().enumerate() {
+        inp.push(192 + s, f32::from(c[25]) / 2.0);
+        let pip = if s == 0 { xp } else { op };
+        inp.push(196 + s, pip as f32 / 167.0);
+        inp.push(198 + s, longest_prime(c) as f32 / 6.0);
+        let home = c[1..=6].iter().filter(|&&n| n >= 2).count();
+        inp.push(200 + s, home as f32 / 6.0);
+    }
+    inp.push(194, f32::from(pos.x_off()) / 15.0);
+    inp.push(195, f32::from(pos.o_off()) / 15.0);
+    inp.push(202, shots(pos) as f32 / 36.0);
+    inp.push(203, shots(&pos.switch_sides()) as f32 / 36.0);
+    inp.push(204, if pos.is_race() { 1.0 } else { 0.0 });
+    inp.push(BIAS_INPUT, 1.0);
+    inp
+}
+
+#[inline]
+fn sigmoid(z: f32) -> f32 {
+    1.0 / (1.0 + (-z.clamp(-40.0, 40.0)).exp())
+}
+
+/// The network: `N_INPUTS` → `hidden` sigmoid units → 5 sigmoid outputs.
+#[derive(Clone)]
+pub struct Network {
+    hidden: usize,
+    /// Input→hidden weights, `w1[i * hidden + j]`.
+    w1: Vec<f32>,
+    /// Hidden→output weights, `w2[o * (hidden + 1) + j]`, `j == hidden` is
+    /// the bias.
+    w2: Vec<f32>,
+    /// Self-play games this network was trained on.
+    pub games: u64,
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("hidden", &self.hidden)
+            .field("games", &self.games)
+            .finish()
+    }
+}
+
+/// Hidden activations of one forward pass (kept for training).
+#[derive(Clone)]
+pub struct Activations {
+    h: [f32; MAX_HIDDEN],
+    /// The outputs.
+    pub out: Probs,
+}
+
+impl Network {
+    /// A fresh network with small random weights (reproducible for `seed`).
+    pub fn random(hidden: usize, seed: u64) -> Network {
+        let hidden = hidden.clamp(1, MAX_HIDDEN);
+        let mut rng = super::play::Rng::new(seed);
+        let mut r = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
+        let w1 = (0..N_INPUTS * hidden).map(|_| r(0.1)).collect();
+        let w2 = (0..N_OUT * (hidden + 1)).map(|_| r(0.1)).collect();
+        Network {
+            hidden,
+            w1,
+            w2,
+            games: 0,
+        }
+    }
+
+    /// Hidden units.
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// Forward pass on encoded inputs.
+    pub fn forward(&self, inp: &Inputs) -> Activations {
+        let hn = self.hidden;
+        let mut act = Activations {
+            h: [0.0; MAX_HIDDEN],
+            out: [0.0; N_OUT],
+        };
+        let h = &mut act.h[..hn];
+        for (i, v) in inp.iter() {
+            let row = &self.w1[i * hn..(i + 1) * hn];
+            if v == 1.0 {
+                for (a, w) in h.iter_mut().zip(row) {
+                    *a += w;
+                }
+            } else {
+                for (a, w) in h.iter_mut().zip(row) {
+                    *a += v * w;
+                }
+            }
+        }
+        for a in h.iter_mut() {
+            *a = sigmoid(*a);
+        }
+        for o in 0..N_OUT {
+            let row = &self.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
+            let mut z = row[hn];
+            for (a, w) in h.iter().zip(row) {
+                z += a * w;
+            }
+            act.out[o] = sigmoid(z);
+        }
+        act
+    }
+
+    /// Raw outputs for the side on roll of `pos` (not for finished games).
+    pub fn eval(&self, pos: &Position) -> Probs {
+        self.forward(&encode(pos)).out
+    }
+
+    /// Serialises to the versioned weights format (see the module docs).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = Vec::with_capacity(HEADER + 4 * (self.w1.len() + self.w2.len()) + 8);
+        b.extend_from_slice(MAGIC);
+        b.extend_from_slice(&VERSION.to_le_bytes());
+        b.extend_from_slice(&(N_INPUTS as u32).to_le_bytes());
+        b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
+        b.extend_from_slice(&(N_OUT as u32).to_le_bytes());
+        b.extend_from_slice(&self.games.to_le_bytes());
+        for w in self.w1.iter().chain(&self.w2) {
+            b.extend_from_slice(&w.to_le_bytes());
+        }
+        let sum = fnv1a(&b);
+        b.extend_from_slice(&sum.to_le_bytes());
+        b
+    }
+
+    /// Parses and checks a weights file (magic, version, shape, length,
+    /// checksum, finite values).
+    pub fn from_bytes(b: &[u8]) -> Result<Network, WeightsError> {
+        if b.len() < HEADER + 8 {
+            return Err(WeightsError::Truncated(b.len()));
+        }
+        if &b[..8] != MAGIC {
+            return Err(WeightsError::BadMagic);
+        }
+        let u32_at = |o: usize| u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]);
+        let version = u32_at(8);
+        if version != VERSION {
+            return Err(WeightsError::BadVersion(version));
+        }
+        let (inputs, hidden, outputs) = (u32_at(12), u32_at(16), u32_at(20));
+        let h = hidden as usize;
+        let n_w = (N_INPUTS * h) + N_OUT * (h + 1);
+        if inputs as usize != N_INPUTS
+            || outputs as usize != N_OUT
+            || h == 0
+            || h > MAX_HIDDEN
+            || b.len() != HEADER + 4 * n_w + 8
+        {
+            return Err(WeightsError::BadShape {
+                inputs,
+                hidden,
+                outputs,
+                len: b.len(),
+            });
+        }
+        let body = b.len() - 8;
+        let mut sum = [0u8; 8];
+        sum.copy_from_slice(&b[body..]);
+        if fnv1a(&b[..body]) != u64::from_le_bytes(sum) {
+            return Err(WeightsError::Checksum);
+        }
+        let mut games = [0u8; 8];
+        games.copy_from_slice(&b[24..32]);
+        let mut ws = Vec::with_capacity(n_w);
+        for c in b[HEADER..body].chunks_exact(4) {
+            let w = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if !w.is_finite() {
+                return Err(WeightsError::NonFinite);
+            }
+            ws.push(w);
+        }
+        let w2 = ws.split_off(N_INPUTS * h);
+        Ok(Network {
+            hidden: h,
+            w1: ws,
+            w2,
+            games: u64::from_le_bytes(games),
+        })
+    }
+
+    /// Loads and checks a weights file.
+    pub fn load(path: &Path) -> Result<Network, WeightsError> {
+        let b = std::fs::read(path).map_err(|source| WeightsError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Network::from_bytes(&b)
+    }
+
+    /// Writes the weights atomically (temporary file, then rename).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, self.to_bytes())?;
+        std::fs::rename(&tmp, path)
+    }
+}
+
+fn fnv1a(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &x in b {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The same probabilities seen from the other side.
+pub fn flip(p: &Probs) -> Probs {
+    [1.0 - p[0], p[3], p[4], p[1], p[2]]
+}
+
+/// Makes raw outputs consistent: gammons ≤ wins, backgammons ≤ gammons.
+pub fn sanitize(p: &Probs) -> Probs {
+    let w = p[0].clamp(0.0, 1.0);
+    let gw = p[1].clamp(0.0, w);
+    let bw = p[2].clamp(0.0, gw);
+    let gl = p[3].clamp(0.0, 1.0 - w);
+    let bl = p[4].clamp(0.0, gl);
+    [w, gw, bw, gl, bl]
+}
+
+/// Cubeless money equity of `p` (per unit stake).
+pub fn equity(p: &Probs) -> f32 {
+    2.0 * p[0] - 1.0 + p[1] - p[3] + p[2] - p[4]
+}
+
+/// The exact value of a finished game for the mover of `after`.
+pub fn terminal(after: &Position) -> Option<Probs> {
+    after.game_result().map(|r| {
+        use tabula_shared::backgammon::GameResultKind as K;
+        let g = f32::from(u8::from(r.kind != K::Single));
+        let bg = f32::from(u8::from(r.kind == K::Backgammon));
+        if r.mover_wins {
+            [1.0, g, bg, 0.0, 0.0]
+        } else {
+            [0.0, 0.0, 0.0, g, bg]
+        }
+    })
+}
+
+/// Raw 0-ply value of a candidate result `after` for its mover.
+pub fn value_after(net: &Network, after: &Position) -> Probs {
+    match terminal(after) {
+        Some(t) => t,
+        None => flip(&net.eval(&after.switch_sides())),
+    }
+}
+
+/// TD(λ) self-play trainer.
+///
+/// Values are tracked in the fixed perspective of the side that moved
+/// first. With λ = 0 the weights are updated online after every ply. With
+/// λ > 0 the game is played with fixed weights and the updates are applied
+/// at its end in the equivalent forward view: the gradient of ply `s` is
+/// weighted by `G_s = Σ_{t ≥ s} λ^{t-s} δ_t`, which equals offline TD(λ)
+/// with accumulating traces at the cost of TD(0).
+pub struct TdTrainer {
+    /// Learning rate.
+    pub alpha: f32,
+    /// Trace decay λ.
+    pub lambda: f32,
+    history: Vec<(Inputs, Activations, bool, Probs)>,
+}
+
+/// For component `k` of the fixed-perspective value, the net output it
+/// comes from and its sign when the *other* side is on roll.
+const SWAP: [usize; N_OUT] = [0, 3, 4, 1, 2];
+
+impl TdTrainer {
+    /// A trainer for `net`.
+    pub fn new(net: &Network, alpha: f32, lambda: f32) -> TdTrainer {
+        let _ = net;
+        TdTrainer {
+            alpha,
+            lambda,
+            history: Vec::with_capacity(128),
+        }
+    }
+
+    /// The value of the position with `a_on_roll` telling whether the
+    /// reference side is on roll.
+    fn fixed(out: &Probs, a_on_roll: bool) -> Probs {
+        if a_on_roll { *out } else { flip(out) }
+    }
+
+    /// Plays one self-play game with greedy 0-ply moves, learning online.
+    /// Returns the number of plies.
+    pub fn self_play_game(&mut self, net: &mut Network, seed: u64) -> u32 {
+        let mut rng = super::play::Rng::new(seed);
+        self.history.clear();
+        let mut pos = Position::START;
+        let mut a_on_roll = true;
+        let mut cands = Vec::with_capacity(64);
+        let mut plies = 0;
+        for ply in 0..5000u32 {
+            plies = ply + 1;
+            let inp = encode(&pos);
+            let act = net.forward(&inp);
+            let v_t = Self::fixed(&act.out, a_on_roll);
+            let dice = if ply == 0 {
+                rng.opening_dice()
+            } else {
+                rng.dice()
+            };
+            pos.legal_positions_into(dice, false, &mut cands);
+            let mut best = pos;
+            let mut best_eq = f32::NEG_INFINITY;
+            for c in &cands {
+                let e = equity(&value_after(net, c));
+                if e > best_eq {
+                    best_eq = e;
+                    best = *c;
+                }
+            }
+            let (v_next, done) = match terminal(&best) {
+                Some(t) => (Self::fixed(&t, a_on_roll), true),
+                None => {
+                    let next = best.switch_sides();
+                    let out = net.eval(&next);
+                    (Self::fixed(&out, !a_on_roll), false)
+                }
+            };
+            let mut delta = [0f32; N_OUT];
+            for k in 0..N_OUT {
+                delta[k] = v_next[k] - v_t[k];
+            }
+            if self.lambda > 0.0 {
+                self.history.push((inp, act, a_on_roll, delta));
+            } else {
+                Self::backprop(net, &inp, &act, &delta, a_on_roll, self.alpha);
+            }
+            if done {
+                break;
+            }
+            pos = best.switch_sides();
+            a_on_roll = !a_on_roll;
+        }
+        if self.lambda > 0.0 {
+            let mut g = [0f32; N_OUT];
+            for (inp, act, a_on_roll, delta) in self.history.iter().rev() {
+                for k in 0..N_OUT {
+                    g[k] = delta[k] + self.lambda * g[k];
+                }
+                Self::backprop(net, inp, act, &g, *a_on_roll, self.alpha);
+            }
+        }
+        net.games += 1;
+        plies
+    }
+
+    /// Net-output errors from fixed-perspective errors.
+    fn output_errors(delta: &Probs, a_on_roll: bool) -> Probs {
+        if a_on_roll {
+            *delta
+        } else {
+            let mut e = [0f32; N_OUT];
+            for k in 0..N_OUT {
+                let s = if k == 0 { -1.0 } else { 1.0 };
+                e[SWAP[k]] = s * delta[k];
+            }
+            e
+        }
+    }
+
+    fn backprop(
+        net: &mut Network,
+        inp: &Inputs,
+        act: &Activations,
+        delta: &Probs,
+        a_on_roll: bool,
+        alpha: f32,
+    ) {
+        let err = Self::output_errors(delta, a_on_roll);
+        let hn = net.hidden;
+        let mut gz = [0f32; N_OUT];
+        for o in 0..N_OUT {
+            let y = act.out[o];
+            gz[o] = alpha * err[o] * y * (1.0 - y);
+        }
+        let mut gh = [0f32; MAX_HIDDEN];
+        for o in 0..N_OUT {
+            let row = &mut net.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
+            for j in 0..hn {
+                gh[j] += gz[o] * row[j];
+                row[j] += gz[o] * act.h[j];
+            }
+            row[hn] += gz[o];
+        }
+        for j in 0..hn {
+            gh[j] *= act.h[j] * (1.0 - act.h[j]);
+        }
+        for (i, v) in inp.iter() {
+            let row = &mut net.w1[i * hn..(i + 1) * hn];
+            for (w, g) in row.iter_mut().zip(&gh[..hn]) {
+                *w += v * g;
+            }
+        }
+    }
+}
+
+/// The raw network as a greedy 0-ply [`super::play::Chooser`] (used by the
+/// trainer's benchmark).
+pub struct NetChooser<'a>(pub &'a Network);
+
+impl super::play::Chooser for NetChooser<'_> {
+    fn choose(
+        &mut self,
+        _before: &Position,
+        _dice: tabula_shared::backgammon::Dice,
+        candidates: &[Position],
+    ) -> usize {
+        let mut best = (0, f32::NEG_INFINITY);
+        for (i, c) in candidates.iter().enumerate() {
+            let e = equity(&value_after(self.0, c));
+            if e > best.1 {
+                best = (i, e);
+            }
+        }
+        best.0
+    }
+}

@@ -1,0 +1,207 @@
+//! Trainers for the Backgammon AI.
+//!
+//! * `bg-train td --checkpoint CKPT --best BEST [--resume] ...`: TD(λ)
+//!   self-play for the Expert network, seeded and resumable; prints games,
+//!   games/s and a periodic duplicate benchmark vs pubeval.
+//! * `bg-train heuristic --seed S --games 3000 --iters N`: the seed article's
+//!   trainer for the Beginner heuristic's constants.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::{Parser, Subcommand};
+use tabula_server::ai::backgammon::nn::{NetChooser, Network, TdTrainer};
+use tabula_server::ai::backgammon::play::{Pubeval, duplicate_match, mix_seed};
+
+#[derive(Parser)]
+#[command(about = "Tabula backgammon trainers")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// TD(λ) self-play training of the Expert network.
+    Td {
+        /// Checkpoint written every `--every` games (atomically).
+        #[arg(long, default_value = "bg-td.ckpt")]
+        checkpoint: PathBuf,
+        /// Best network so far (by the benchmark vs pubeval).
+        #[arg(long, default_value = "bg-td-best.bin")]
+        best: PathBuf,
+        /// Resume from the checkpoint if it exists.
+        #[arg(long)]
+        resume: bool,
+        /// Seed (game g uses mix(seed, g), so a resume continues the same stream).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Hidden units (fresh networks only).
+        #[arg(long, default_value_t = 80)]
+        hidden: usize,
+        /// Learning rate.
+        #[arg(long, default_value_t = 0.1)]
+        alpha: f32,
+        /// Trace decay λ.
+        #[arg(long, default_value_t = 0.7)]
+        lambda: f32,
+        /// Stop after this many games in total.
+        #[arg(long, default_value_t = 1_000_000)]
+        games: u64,
+        /// Stop after this many seconds.
+        #[arg(long, default_value_t = 3600)]
+        seconds: u64,
+        /// Checkpoint and benchmark every this many games.
+        #[arg(long, default_value_t = 10_000)]
+        every: u64,
+        /// Benchmark dice pairs vs pubeval (games = 2 x pairs).
+        #[arg(long, default_value_t = 250)]
+        bench_pairs: u64,
+    },
+    /// The seed article's hill-climbing trainer for the heuristic constants.
+    Heuristic {
+        /// Seed.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Games per trial (played as duplicate pairs).
+        #[arg(long, default_value_t = 3000)]
+        games: u64,
+        /// Number of trials.
+        #[arg(long, default_value_t = 40)]
+        iters: u64,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Cmd::Td {
+            checkpoint,
+            best,
+            resume,
+            seed,
+            hidden,
+            alpha,
+            lambda,
+            games,
+            seconds,
+            every,
+            bench_pairs,
+        } => td(TdArgs {
+            checkpoint,
+            best,
+            resume,
+            seed,
+            hidden,
+            alpha,
+            lambda,
+            games,
+            seconds,
+            every: every.max(1),
+            bench_pairs,
+        }),
+        Cmd::Heuristic { seed, games, iters } => heuristic(seed, games, iters),
+    }
+}
+
+struct TdArgs {
+    checkpoint: PathBuf,
+    best: PathBuf,
+    resume: bool,
+    seed: u64,
+    hidden: usize,
+    alpha: f32,
+    lambda: f32,
+    games: u64,
+    seconds: u64,
+    every: u64,
+    bench_pairs: u64,
+}
+
+fn td(a: TdArgs) {
+    let mut net = if a.resume && a.checkpoint.exists() {
+        match Network::load(&a.checkpoint) {
+            Ok(n) => {
+                eprintln!("resumed {} at {} games", a.checkpoint.display(), n.games);
+                n
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+    } else {
+        Network::random(a.hidden, a.seed)
+    };
+    let mut best_ppg = f64::NEG_INFINITY;
+    if a.best.exists()
+        && let Ok(b) = Network::load(&a.best)
+    {
+        let s = duplicate_match(&mut NetChooser(&b), &mut Pubeval, a.bench_pairs, 777);
+        best_ppg = s.ppg;
+        eprintln!(
+            "existing best {}: {:+.3} ppg vs pubeval",
+            a.best.display(),
+            s.ppg
+        );
+    }
+    let mut tr = TdTrainer::new(&net, a.alpha, a.lambda);
+    let start = Instant::now();
+    let mut last = Instant::now();
+    let mut last_games = net.games;
+    let mut plies = 0u64;
+    while net.games < a.games && start.elapsed().as_secs() < a.seconds {
+        let game_seed = mix_seed(a.seed, net.games);
+        plies += u64::from(tr.self_play_game(&mut net, game_seed));
+        if net.games % a.every == 0 {
+            let dt = last.elapsed().as_secs_f64();
+            let gps = (net.games - last_games) as f64 / dt.max(1e-9);
+            if let Err(e) = net.save(&a.checkpoint) {
+                eprintln!("error: cannot write checkpoint: {e}");
+                std::process::exit(1);
+            }
+            let s = duplicate_match(&mut NetChooser(&net), &mut Pubeval, a.bench_pairs, 777);
+            let mark = if s.ppg > best_ppg {
+                best_ppg = s.ppg;
+                if let Err(e) = net.save(&a.best) {
+                    eprintln!("error: cannot write best: {e}");
+                }
+                " *best*"
+            } else {
+                ""
+            };
+            println!(
+                "games {} | {:.0} games/s | {:.1} plies/game | elapsed {:.0}s | vs pubeval {:+.3} ± {:.3} ppg ({} games, win {:.1}%){}",
+                net.games,
+                gps,
+                plies as f64 / (net.games - last_games).max(1) as f64,
+                start.elapsed().as_secs_f64(),
+                s.ppg,
+                s.ci95,
+                s.games,
+                100.0 * s.win_rate,
+                mark
+            );
+            plies = 0;
+            last = Instant::now();
+            last_games = net.games;
+        }
+    }
+    if let Err(e) = net.save(&a.checkpoint) {
+        eprintln!("error: cannot write checkpoint: {e}");
+        std::process::exit(1);
+    }
+    println!(
+        "stopped at {} games after {:.0}s",
+        net.games,
+        start.elapsed().as_secs_f64()
+    );
+}
+
+fn heuristic(seed: u64, games: u64, iters: u64) {
+    let start = Instant::now();
+    let k = tabula_server::ai::backgammon::heuristic::train(seed, games, iters, &mut |line| {
+        println!("[{:.0}s] {line}", start.elapsed().as_secs_f64());
+    });
+    println!("final: {k:?}");
+}

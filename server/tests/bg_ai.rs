@@ -1,0 +1,307 @@
+//! Correctness tests of the Backgammon AI (no timing assertions).
+
+use std::time::Duration;
+
+use tabula_server::ai::Level;
+use tabula_server::ai::backgammon::bearoff::{self, BearoffDb};
+use tabula_server::ai::backgammon::cube::{self, MatchState, Owner};
+use tabula_server::ai::backgammon::nn::{Network, WeightsError};
+use tabula_server::ai::backgammon::play::Rng;
+use tabula_server::ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
+use tabula_shared::backgammon::{BgMatch, GamePhase, MatchConfig, Position, Side};
+
+const LEVELS: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+
+/// Plays a whole money game (cube in use) where every decision comes from
+/// `choose`, checking each play against the legal results.
+fn play_checked_game(seed: u64, levels: [Level; 2], budget: Duration) {
+    let mut m = BgMatch::new(MatchConfig::default()).unwrap();
+    let mut rng = Rng::new(seed);
+    loop {
+        let d = rng.opening_dice();
+        if m.opening_roll(d.a, d.b).unwrap().is_some() {
+            break;
+        }
+    }
+    for _ in 0..2000 {
+        let side = match *m.phase() {
+            GamePhase::MatchOver { .. } | GamePhase::GameOver { .. } => return,
+            _ => m.to_act().expect("someone acts"),
+        };
+        let other = side.opponent();
+        let level = levels[side.index()];
+        assert!(
+            choose(level, &m, other, budget, seed).is_none(),
+            "only the side to act decides"
+        );
+        let dec = choose(level, &m, side, budget, seed).expect("a decision");
+        match (*m.phase(), dec) {
+            (GamePhase::AwaitingRoll { .. }, Decision::Roll) => {
+                m.roll(side, rng.dice()).unwrap();
+            }
+            (GamePhase::AwaitingRoll { .. }, Decision::Double) => {
+                assert!(m.can_double(side));
+                m.double(side).unwrap();
+            }
+            (GamePhase::CubeOffered { .. }, Decision::Take) => m.take(side).unwrap(),
+            (GamePhase::CubeOffered { .. }, Decision::Drop) => m.drop_cube(side).unwrap(),
+            (GamePhase::Moving { dice, .. }, Decision::Play(play)) => {
+                let pos = m.position_for(side);
+                let after = pos.apply(&play).expect("play applies");
+                assert!(
+                    pos.legal_positions(dice).contains(&after),
+                    "illegal play {play} for {dice}"
+                );
+                assert!(
+                    m.legal_plays().contains(&play),
+                    "play is one of legal_plays"
+                );
+                m.play(side, &play).unwrap();
+            }
+            (phase, _) => panic!("decision does not fit phase {phase:?}"),
+        }
+    }
+    panic!("game did not end");
+}
+
+#[test]
+fn every_level_plays_legal_moves_in_whole_games() {
+    for (i, pair) in [
+        [Level::Beginner, Level::Intermediate],
+        [Level::Expert, Level::Beginner],
+        [Level::Intermediate, Level::Expert],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        play_checked_game(100 + i as u64, pair, Duration::ZERO);
+    }
+    // Once with the Expert's 1-ply look-ahead on.
+    play_checked_game(7, [Level::Expert, Level::Expert], Duration::from_millis(50));
+}
+
+/// Random positions: random walks from the start with random plays.
+fn random_positions(n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    let mut pos = Position::START;
+    while out.len() < n {
+        let c = pos.legal_positions(rng.dice());
+        let next = c[rng.below(c.len() as u64) as usize];
+        if next.game_result().is_some() {
+            pos = Position::START;
+            continue;
+        }
+        pos = next.switch_sides();
+        if rng.below(3) == 0 {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+#[test]
+fn every_level_returns_a_legal_result_for_random_positions() {
+    let mut rng = Rng::new(5);
+    for pos in random_positions(60, 11) {
+        let dice = rng.dice();
+        let legal = pos.legal_positions(dice);
+        for level in LEVELS {
+            let p = best_position(level, &pos, dice, Duration::ZERO).expect("some result");
+            assert!(legal.contains(&p), "{level:?} chose an illegal result");
+        }
+    }
+}
+
+#[test]
+fn bearoff_small_positions_match_hand_values() {
+    let mut db = BearoffDb::lazy();
+    // One checker on the 1-point: off in exactly one roll.
+    let e = db.get_mut(&[1, 0, 0, 0, 0, 0]).unwrap();
+    assert!((e.mean - 1.0).abs() < 1e-6 && (e.dist[1] - 1.0).abs() < 1e-6);
+    // Two checkers on the 1-point: still one roll.
+    assert!((db.get_mut(&[2, 0, 0, 0, 0, 0]).unwrap().mean - 1.0).abs() < 1e-6);
+    // One checker on the 6-point: misses only with 11, 21, 31, 41, 32 (9/36).
+    let e = db.get_mut(&[0, 0, 0, 0, 0, 1]).unwrap();
+    assert!((e.dist[1] - 27.0 / 36.0).abs() < 1e-6);
+    assert!((e.mean - 1.25).abs() < 1e-6);
+    // One checker on the 5-point: misses with 11, 21, 31 (5/36).
+    let e5 = db.get_mut(&[0, 0, 0, 0, 1, 0]).unwrap();
+    assert!((e5.dist[1] - 31.0 / 36.0).abs() < 1e-6);
+    // Empty board: done.
+    assert_eq!(db.get_mut(&[0; 6]).unwrap().mean, 0.0);
+    // Last roll: 31/36 for the side on roll against a sure winner.
+    let sure = db.get_mut(&[1, 0, 0, 0, 0, 0]).unwrap();
+    assert!((bearoff::win_prob(&e5, &sure) - 31.0 / 36.0).abs() < 1e-5);
+    // More than 15 checkers is rejected.
+    assert!(bearoff::index(&[15, 1, 0, 0, 0, 0]).is_none());
+}
+
+#[test]
+fn bearoff_index_is_a_bijection() {
+    let mut seen = vec![false; bearoff::N_POSITIONS];
+    let mut count = 0;
+    for a in 0..=15u8 {
+        for b in 0..=15 - a {
+            for c in 0..=15 - a - b {
+                for d in 0..=15 - a - b - c {
+                    for e in 0..=15 - a - b - c - d {
+                        for f in 0..=15 - a - b - c - d - e {
+                            let i = bearoff::index(&[a, b, c, d, e, f]).unwrap();
+                            assert!(!seen[i]);
+                            seen[i] = true;
+                            count += 1;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(count, bearoff::N_POSITIONS);
+}
+
+#[test]
+fn embedded_weights_load() {
+    let net = backgammon::expert_network().expect("embedded weights are valid");
+    let p = net.eval(&Position::START);
+    assert!(p.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+#[test]
+fn corrupt_weights_are_rejected() {
+    let good = EMBEDDED_WEIGHTS.to_vec();
+    assert!(Network::from_bytes(&good).is_ok());
+    // A flipped byte in the weights.
+    let mut bad = good.clone();
+    bad[100] ^= 0x40;
+    let e = Network::from_bytes(&bad).unwrap_err();
+    assert!(matches!(e, WeightsError::Checksum), "{e}");
+    assert!(e.to_string().contains("checksum"));
+    // Truncated.
+    let e = Network::from_bytes(&good[..good.len() - 10]).unwrap_err();
+    assert!(matches!(e, WeightsError::BadShape { .. }), "{e}");
+    let e = Network::from_bytes(&good[..20]).unwrap_err();
+    assert!(matches!(e, WeightsError::Truncated(20)), "{e}");
+    // Wrong magic and version.
+    let mut bad = good.clone();
+    bad[0] = b'X';
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(WeightsError::BadMagic)
+    ));
+    let mut bad = good.clone();
+    bad[8] = 9;
+    assert!(matches!(
+        Network::from_bytes(&bad),
+        Err(WeightsError::BadVersion(9))
+    ));
+    // Missing file: a clear I/O error naming the path.
+    let e = Network::load(std::path::Path::new("/nonexistent/bg.bin")).unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/bg.bin"));
+    // Round trip.
+    let net = Network::from_bytes(&good).unwrap();
+    assert_eq!(net.to_bytes(), good);
+}
+
+#[test]
+fn cube_money_textbook_positions() {
+    // A solid race lead: 72% wins, few gammons -> double, take.
+    let p = [0.72, 0.05, 0.0, 0.03, 0.0];
+    assert!(cube::money_should_double(&p, Owner::Centered, false));
+    assert!(cube::money_should_take(&p));
+    // Too good: 92% wins with 60% gammons -> play on for the gammon.
+    let p = [0.92, 0.60, 0.05, 0.0, 0.0];
+    assert!(!cube::money_should_double(&p, Owner::Centered, false));
+    // With the Jacoby rule the same position is a double (and a pass).
+    assert!(cube::money_should_double(&p, Owner::Centered, true));
+    assert!(!cube::money_should_take(&p));
+    // Clear pass: 85% wins -> double, drop.
+    let p = [0.85, 0.05, 0.0, 0.01, 0.0];
+    assert!(cube::money_should_double(&p, Owner::Centered, false));
+    assert!(!cube::money_should_take(&p));
+    // Last roll, one checker on the 5-point (31/36) against a sure winner:
+    // double, pass.
+    let mut db = BearoffDb::lazy();
+    let x = db.get_mut(&[0, 0, 0, 0, 1, 0]).unwrap();
+    let o = db.get_mut(&[1, 0, 0, 0, 0, 0]).unwrap();
+    let p = [bearoff::win_prob(&x, &o), 0.0, 0.0, 0.0, 0.0];
+    assert!(cube::money_should_double(&p, Owner::Centered, false));
+    assert!(!cube::money_should_take(&p));
+    // Even game: no double.
+    let p = [0.5, 0.12, 0.01, 0.12, 0.01];
+    assert!(!cube::money_should_double(&p, Owner::Centered, false));
+}
+
+#[test]
+fn cube_match_play() {
+    // Post-Crawford, 4-away trailer vs 1-away leader: the trailer doubles
+    // at once and the leader takes.
+    let ms = MatchState {
+        me_away: 4,
+        opp_away: 1,
+        cube: 1,
+        crawford_used: true,
+    };
+    let p = [0.5, 0.1, 0.0, 0.1, 0.0];
+    assert!(ms.should_double(&p));
+    assert!(ms.should_take(&p));
+    // 5-away each, 85% single wins: double and pass.
+    let ms = MatchState {
+        me_away: 5,
+        opp_away: 5,
+        cube: 1,
+        crawford_used: false,
+    };
+    let p = [0.85, 0.0, 0.0, 0.0, 0.0];
+    assert!(ms.should_double(&p));
+    assert!(!ms.should_take(&p));
+}
+
+#[test]
+fn no_decision_at_the_opening_roll() {
+    let m = BgMatch::new(MatchConfig::default()).unwrap();
+    for level in LEVELS {
+        for side in [Side::White, Side::Black] {
+            assert!(choose(level, &m, side, Duration::ZERO, 1).is_none());
+        }
+    }
+}
+
+#[test]
+fn pubeval_matches_the_reference_implementation() {
+    use tabula_server::ai::backgammon::pubeval;
+    // Values from /work/shared/bench/bgharness/pubeval.py (score()).
+    let start = Position::from_position_id("4HPwATDgc/ABMA").unwrap();
+    assert_eq!(start, Position::START);
+    assert!((pubeval::score(&start, false) - 6.84055).abs() < 1e-4);
+    assert!((pubeval::score(&start, true) - 9.93903).abs() < 1e-4);
+    // Mover: bar 1, 24:2, 13:1, 8:3, 6:4, 5:1 (3 off); opponent: bar 2 and
+    // its 2:2, 10:1, 11:5, 16:3 (2 off).
+    let p = Position::from_position_id("BuiDAxj0HATAAg").unwrap();
+    assert_eq!((p.x_bar(), p.o_bar(), p.x_off(), p.o_off()), (1, 2, 3, 2));
+    assert!((pubeval::score(&p, false) - 7.793215).abs() < 1e-4);
+    assert!((pubeval::score(&p, true) - 11.14708).abs() < 1e-4);
+}
+
+#[test]
+fn td_training_is_reproducible_and_changes_the_weights() {
+    use tabula_server::ai::backgammon::nn::TdTrainer;
+    let run = || {
+        let mut net = Network::random(8, 3);
+        let mut tr = TdTrainer::new(&net, 0.1, 0.7);
+        for g in 0..2 {
+            tr.self_play_game(&mut net, 1000 + g);
+        }
+        net
+    };
+    let a = run();
+    let b = run();
+    assert_eq!(a.games, 2);
+    assert_eq!(a.to_bytes(), b.to_bytes());
+    assert_ne!(a.to_bytes(), Network::random(8, 3).to_bytes());
+    // TD(0) path too.
+    let mut net = Network::random(8, 3);
+    let mut tr = TdTrainer::new(&net, 0.1, 0.0);
+    tr.self_play_game(&mut net, 5);
+    assert_ne!(net.to_bytes(), Network::random(8, 3).to_bytes());
+}
