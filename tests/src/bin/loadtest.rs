@@ -1,0 +1,600 @@
+//! Load tool: measures a Tabula server and a bare tokio-tungstenite relay
+//! under the same load, in the same run, on the same machine.
+//!
+//! ```sh
+//! cargo run --release -p tabula-tests --bin loadtest -- --idle 10000 --games 2000 --spectators 1000
+//! ```
+//!
+//! Both servers run as child processes of this tool (`serve-tabula`,
+//! `serve-relay`), so their memory can be read from `/proc`. Scenarios:
+//! - **idle**: N connections held (Tabula: after `hello`); server RSS per connection;
+//! - **games**: M games at one move per second each; move-to-opponent latency;
+//! - **fan-out**: one room with S spectators; move-to-spectator latency;
+//! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms.
+
+use std::net::SocketAddr;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+#[derive(Parser)]
+#[command(about = "Load-test Tabula next to a bare relay")]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Cmd>,
+    /// Idle connections to hold.
+    #[arg(long, default_value_t = 10_000)]
+    idle: usize,
+    /// Concurrent games at one move per second.
+    #[arg(long, default_value_t = 2_000)]
+    games: usize,
+    /// Spectators on one room.
+    #[arg(long, default_value_t = 1_000)]
+    spectators: usize,
+    /// Seconds per measured phase.
+    #[arg(long, default_value_t = 15)]
+    seconds: u64,
+    /// Games used for the peak-rate ramp.
+    #[arg(long, default_value_t = 1_000)]
+    peak_games: usize,
+    /// Only measure this target: tabula or relay.
+    #[arg(long)]
+    only: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run a Tabula server (child process of the tool).
+    ServeTabula {
+        #[arg(long)]
+        data_dir: std::path::PathBuf,
+    },
+    /// Run the bare relay (child process of the tool).
+    ServeRelay,
+}
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+fn main() {
+    let args = Args::parse();
+    let _ = rlimit::increase_nofile_limit(u64::MAX);
+    let runtime = tokio::runtime::Runtime::new().expect("runtime");
+    match args.command {
+        Some(Cmd::ServeTabula { data_dir }) => runtime.block_on(serve_tabula(data_dir)),
+        Some(Cmd::ServeRelay) => runtime.block_on(serve_relay()),
+        None => runtime.block_on(drive(args)),
+    }
+}
+
+// ---------- the two servers ----------
+
+async fn serve_tabula(data_dir: std::path::PathBuf) {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    println!("LISTENING {}", listener.local_addr().expect("addr"));
+    let config = tabula_server::Config {
+        data_dir,
+        max_connections: 100_000,
+        max_rooms: 100_000,
+        // The peak ramp moves far faster than people do; the default per-connection
+        // limit (30 requests/s) would turn it into a rate-limit test.
+        rate_burst: 1_000,
+        rate_per_sec: 1_000,
+        ..tabula_server::Config::default()
+    };
+    tabula_server::run(listener, config, std::future::pending::<()>())
+        .await
+        .expect("server");
+}
+
+/// A bare relay: one task per connection, small read buffers. The first text
+/// frame names a room; every later frame goes to everyone else in that room.
+async fn serve_relay() {
+    type Rooms = Arc<Mutex<std::collections::HashMap<String, Vec<(u64, mpsc::Sender<Message>)>>>>;
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    println!("LISTENING {}", listener.local_addr().expect("addr"));
+    let rooms: Rooms = Arc::default();
+    let mut next = 0u64;
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            continue;
+        };
+        next += 1;
+        let id = next;
+        let rooms = rooms.clone();
+        tokio::spawn(async move {
+            let config = WebSocketConfig::default()
+                .read_buffer_size(4096)
+                .write_buffer_size(0);
+            let Ok(mut ws) =
+                tokio_tungstenite::accept_async_with_config(stream, Some(config)).await
+            else {
+                return;
+            };
+            let (tx, mut rx) = mpsc::channel::<Message>(256);
+            let mut room: Option<String> = None;
+            loop {
+                tokio::select! {
+                    frame = ws.next() => match frame {
+                        Some(Ok(Message::Text(text))) => match &room {
+                            None => {
+                                let name = text.to_string();
+                                rooms.lock().expect("lock").entry(name.clone()).or_default().push((id, tx.clone()));
+                                room = Some(name);
+                            }
+                            Some(name) => {
+                                let peers: Vec<_> = rooms.lock().expect("lock").get(name).map(|v| v.iter().filter(|(i, _)| *i != id).map(|(_, t)| t.clone()).collect()).unwrap_or_default();
+                                for peer in peers {
+                                    let _ = peer.try_send(Message::Text(text.clone()));
+                                }
+                            }
+                        },
+                        Some(Ok(_)) => {}
+                        _ => break,
+                    },
+                    out = rx.recv() => match out {
+                        Some(m) => if ws.send(m).await.is_err() { break },
+                        None => break,
+                    }
+                }
+            }
+            if let Some(name) = room
+                && let Some(v) = rooms.lock().expect("lock").get_mut(&name)
+            {
+                v.retain(|(i, _)| *i != id);
+            }
+        });
+    }
+}
+
+// ---------- driving ----------
+
+struct Target {
+    name: &'static str,
+    tabula: bool,
+    addr: SocketAddr,
+    child: Child,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start(tabula: bool) -> Target {
+    use std::io::BufRead;
+    let exe = std::env::current_exe().expect("exe");
+    let mut cmd = Command::new(exe);
+    let dir = tabula.then(|| tempfile::tempdir().expect("dir"));
+    match &dir {
+        Some(d) => cmd.arg("serve-tabula").arg("--data-dir").arg(d.path()),
+        None => cmd.arg("serve-relay"),
+    };
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut line = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("address");
+    let addr = line
+        .trim()
+        .trim_start_matches("LISTENING ")
+        .parse()
+        .expect("addr");
+    Target {
+        name: if tabula { "tabula" } else { "relay" },
+        tabula,
+        addr,
+        child,
+        _dir: dir,
+    }
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmRSS:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+async fn connect(addr: SocketAddr) -> Option<Ws> {
+    let config = WebSocketConfig::default().read_buffer_size(4096);
+    tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), Some(config), false)
+        .await
+        .ok()
+        .map(|(ws, _)| ws)
+}
+
+async fn send(ws: &mut Ws, v: Value) -> bool {
+    ws.send(Message::Text(v.to_string().into())).await.is_ok()
+}
+
+/// Reads until a text frame matches `pred`; None on close or after 10 s.
+async fn until(ws: &mut Ws, pred: impl Fn(&Value) -> bool) -> Option<Value> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        match tokio::time::timeout_at(deadline, ws.next()).await {
+            Ok(Some(Ok(Message::Text(t)))) => {
+                if let Ok(v) = serde_json::from_str::<Value>(t.as_str())
+                    && pred(&v)
+                {
+                    return Some(v);
+                }
+            }
+            Ok(Some(Ok(_))) => {}
+            _ => return None,
+        }
+    }
+}
+
+/// A connection that has said hello (Tabula) or joined `room` (relay).
+async fn open(target: &Target, room: &str) -> Option<Ws> {
+    let mut ws = connect(target.addr).await?;
+    if target.tabula {
+        send(
+            &mut ws,
+            json!({"type": "hello", "protocol": 1, "name": "load"}),
+        )
+        .await;
+        until(&mut ws, |v| v["type"] == "welcome").await?;
+    } else {
+        ws.send(Message::Text(room.to_string().into())).await.ok()?;
+    }
+    Some(ws)
+}
+
+/// The n-th point of a fill order in which no colour ever gets five in a row:
+/// black takes the points with (x + 2y) mod 4 < 2, white the others.
+fn fill_point(black: bool, n: usize) -> Option<(u8, u8)> {
+    (0..15u8)
+        .flat_map(|y| (0..15u8).map(move |x| (x, y)))
+        .filter(|&(x, y)| ((usize::from(x) + 2 * usize::from(y)) % 4 < 2) == black)
+        .nth(n)
+}
+
+struct Game {
+    a: Ws,
+    b: Ws,
+    room: String,
+    /// Moves played so far.
+    n: usize,
+}
+
+async fn open_game(target: &Target, k: usize) -> Option<Game> {
+    let room = format!("game-{k}");
+    let mut a = open(target, &room).await?;
+    let mut b = open(target, &room).await?;
+    if target.tabula {
+        send(&mut a, json!({"type": "create_room", "options": {"game": {"game": "gomoku"}, "opponent": {"kind": "human"}, "colour": "black"}})).await;
+        let joined = until(&mut a, |v| v["type"] == "joined").await?;
+        let id = joined["room_id"].as_str()?.to_string();
+        send(
+            &mut b,
+            json!({"type": "join_room", "room_id": id, "role": "player"}),
+        )
+        .await;
+        until(&mut b, |v| v["type"] == "joined").await?;
+        return Some(Game {
+            a,
+            b,
+            room: id,
+            n: 0,
+        });
+    }
+    Some(Game { a, b, room, n: 0 })
+}
+
+#[derive(Default)]
+struct Stats {
+    opponent: Vec<f64>,
+    moves: u64,
+    errors: u64,
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(|a, b| a.total_cmp(b));
+    let i = ((v.len() as f64 - 1.0) * p).round() as usize;
+    v[i.min(v.len() - 1)]
+}
+
+/// Plays `games` at `rate` moves per second each for `seconds`; spectators
+/// (already joined) watch game 0 and report through `watch`.
+async fn play(
+    target: &Target,
+    games: Vec<Game>,
+    rate: f64,
+    seconds: u64,
+    sent: Arc<Mutex<Vec<Instant>>>,
+) -> (Stats, Vec<Game>) {
+    let stats = Arc::new(Mutex::new(Stats::default()));
+    let tabula = target.tabula;
+    let mut tasks = Vec::new();
+    let start = Instant::now();
+    for (k, mut g) in games.into_iter().enumerate() {
+        let stats = stats.clone();
+        let sent = sent.clone();
+        tasks.push(tokio::spawn(async move {
+            let period = Duration::from_secs_f64(1.0 / rate);
+            // Spread the games over the period.
+            let offset = period.mul_f64((k % 1000) as f64 / 1000.0);
+            let mut tick = tokio::time::interval_at(tokio::time::Instant::now() + offset + period, period);
+            while start.elapsed() < Duration::from_secs(seconds) {
+                tick.tick().await;
+                let n = g.n;
+                let black = n % 2 == 0;
+                let (mover, other) = if black { (&mut g.a, &mut g.b) } else { (&mut g.b, &mut g.a) };
+                let t0 = Instant::now();
+                if k == 0 {
+                    sent.lock().expect("lock").push(t0);
+                }
+                let ok = if tabula {
+                    let Some((x, y)) = fill_point(black, n / 2) else { break };
+                    send(mover, json!({"type": "act", "room_id": g.room, "request_id": n, "action": {"kind": "place", "point": {"x": x, "y": y}}})).await
+                        && until(other, |v| v["type"] == "event" && v["event"]["kind"] == "action").await.is_some()
+                } else {
+                    send(mover, json!({"n": n})).await && until(other, |_| true).await.is_some()
+                };
+                let latency = t0.elapsed().as_secs_f64() * 1000.0;
+                if tabula {
+                    // The mover's own event and reply.
+                    let reply = until(mover, |v| v["request_id"] == json!(n)).await;
+                    if reply.as_ref().is_none_or(|r| r["type"] != "ok") {
+                        stats.lock().expect("lock").errors += 1;
+                    }
+                }
+                let mut s = stats.lock().expect("lock");
+                if ok {
+                    s.opponent.push(latency);
+                    s.moves += 1;
+                } else {
+                    s.errors += 1;
+                }
+                g.n += 1;
+            }
+            g
+        }));
+    }
+    let mut back = Vec::new();
+    for t in tasks {
+        if let Ok(g) = t.await {
+            back.push(g);
+        }
+    }
+    let stats = Arc::try_unwrap(stats)
+        .map(|m| m.into_inner().expect("lock"))
+        .unwrap_or_default();
+    (stats, back)
+}
+
+async fn drive(args: Args) {
+    println!(
+        "tabula load test: idle={} games={} spectators={} seconds={}",
+        args.idle, args.games, args.spectators, args.seconds
+    );
+    let mut rows = Vec::new();
+    for tabula in [false, true] {
+        let name = if tabula { "tabula" } else { "relay" };
+        if args.only.as_deref().is_some_and(|o| o != name) {
+            continue;
+        }
+        let target = start(tabula);
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        rows.push(measure(&target, &args).await);
+    }
+    println!("\n| figure | relay | tabula | tabula/relay |");
+    println!("|---|---|---|---|");
+    let keys: Vec<String> = rows
+        .first()
+        .map(|r| r.iter().map(|(k, _)| k.clone()).collect())
+        .unwrap_or_default();
+    for key in keys {
+        let get = |i: usize| {
+            rows.get(i)
+                .and_then(|r| r.iter().find(|(k, _)| *k == key).map(|(_, v)| *v))
+        };
+        let (relay, tabula) = if rows.len() == 2 {
+            (get(0), get(1))
+        } else {
+            (None, get(0))
+        };
+        let f = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.1}"));
+        let ratio = match (relay, tabula) {
+            (Some(r), Some(t)) if r != 0.0 => format!("{:.2}", t / r),
+            _ => "-".into(),
+        };
+        println!("| {key} | {} | {} | {ratio} |", f(relay), f(tabula));
+    }
+}
+
+async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    let pid = target.child.id();
+    let base = rss_kib(pid);
+    // Idle connections.
+    let mut idle = Vec::with_capacity(args.idle);
+    let mut failed = 0;
+    for chunk in 0..args.idle.div_ceil(500) {
+        let n = 500.min(args.idle - chunk * 500);
+        let opens = (0..n).map(|_| open(target, "idle"));
+        for ws in futures_util::future::join_all(opens).await {
+            match ws {
+                Some(ws) => idle.push(ws),
+                None => failed += 1,
+            }
+        }
+    }
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let rss = rss_kib(pid);
+    let per = (rss.saturating_sub(base)) as f64 / idle.len().max(1) as f64;
+    // Still there after a while?
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut alive = 0;
+    for ws in idle.iter_mut() {
+        if ws.send(Message::Ping(Default::default())).await.is_ok() {
+            alive += 1;
+        }
+    }
+    println!(
+        "[{}] idle: {} held, {} failed, {} alive, RSS {} KiB -> {} KiB, {:.1} KiB/connection",
+        target.name,
+        idle.len(),
+        failed,
+        alive,
+        base,
+        rss,
+        per
+    );
+    out.push(("idle connections held".into(), alive as f64));
+    out.push(("idle connect failures".into(), failed as f64));
+    out.push(("server KiB per idle connection".into(), per));
+    drop(idle);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // Games at 1 move/s, with spectators on game 0.
+    let mut games = Vec::new();
+    for chunk in (0..args.games).collect::<Vec<_>>().chunks(200) {
+        let opened =
+            futures_util::future::join_all(chunk.iter().map(|k| open_game(target, *k))).await;
+        games.extend(opened.into_iter().flatten());
+    }
+    let sent: Arc<Mutex<Vec<Instant>>> = Arc::new(Mutex::new(Vec::new()));
+    let watch_room = games.first().map(|g| g.room.clone()).unwrap_or_default();
+    let spectator_lat = Arc::new(Mutex::new(Vec::new()));
+    let mut watchers = Vec::new();
+    for _ in 0..args.spectators {
+        let Some(mut ws) = open(target, &watch_room).await else {
+            continue;
+        };
+        if target.tabula {
+            send(
+                &mut ws,
+                json!({"type": "join_room", "room_id": watch_room, "role": "spectator"}),
+            )
+            .await;
+            if until(&mut ws, |v| v["type"] == "snapshot").await.is_none() {
+                continue;
+            }
+        }
+        let sent = sent.clone();
+        let lat = spectator_lat.clone();
+        let tabula = target.tabula;
+        watchers.push(tokio::spawn(async move {
+            let mut i = 0usize;
+            while let Some(Ok(m)) = ws.next().await {
+                let Message::Text(t) = m else { continue };
+                if tabula {
+                    let Ok(v) = serde_json::from_str::<Value>(t.as_str()) else {
+                        continue;
+                    };
+                    if v["event"]["kind"] != "action" {
+                        continue;
+                    }
+                }
+                let t0 = sent.lock().expect("lock").get(i).copied();
+                if let Some(t0) = t0 {
+                    lat.lock()
+                        .expect("lock")
+                        .push(t0.elapsed().as_secs_f64() * 1000.0);
+                }
+                i += 1;
+            }
+        }));
+    }
+    let before = rss_kib(pid);
+    let (mut stats, games) = play(target, games, 1.0, args.seconds, sent).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for w in &watchers {
+        w.abort();
+    }
+    let mut spec = spectator_lat.lock().expect("lock").clone();
+    let rate = stats.moves as f64 / args.seconds as f64;
+    println!(
+        "[{}] {} games at 1 move/s: {:.0} moves/s, opponent p50 {:.2} ms p99 {:.2} ms max {:.2} ms, errors {}; {} spectators: p50 {:.2} ms p99 {:.2} ms max {:.2} ms; RSS {} KiB",
+        target.name,
+        games.len(),
+        rate,
+        pct(&mut stats.opponent, 0.5),
+        pct(&mut stats.opponent, 0.99),
+        pct(&mut stats.opponent, 1.0),
+        stats.errors,
+        watchers.len(),
+        pct(&mut spec, 0.5),
+        pct(&mut spec, 0.99),
+        pct(&mut spec, 1.0),
+        before
+    );
+    out.push(("games held".into(), games.len() as f64));
+    out.push(("moves/s at 1 move/s per game".into(), rate));
+    out.push((
+        "move-to-opponent p50 ms".into(),
+        pct(&mut stats.opponent, 0.5),
+    ));
+    out.push((
+        "move-to-opponent p99 ms".into(),
+        pct(&mut stats.opponent, 0.99),
+    ));
+    out.push((
+        "move-to-opponent max ms".into(),
+        pct(&mut stats.opponent, 1.0),
+    ));
+    out.push(("errors".into(), stats.errors as f64));
+    out.push(("spectators".into(), watchers.len() as f64));
+    out.push(("move-to-spectator p50 ms".into(), pct(&mut spec, 0.5)));
+    out.push(("move-to-spectator p99 ms".into(), pct(&mut spec, 0.99)));
+    out.push(("move-to-spectator max ms".into(), pct(&mut spec, 1.0)));
+    drop(games);
+
+    // Peak: fresh games at each rising rate until p99 passes 50 ms.
+    let mut best = 0.0f64;
+    for (step, rate) in [2.0, 4.0, 8.0, 16.0, 32.0, 48.0, 64.0, 96.0]
+        .into_iter()
+        .enumerate()
+    {
+        let mut peak = Vec::new();
+        for chunk in (0..args.peak_games).collect::<Vec<_>>().chunks(200) {
+            let first = 100_000 * (step + 1);
+            let opened =
+                futures_util::future::join_all(chunk.iter().map(|k| open_game(target, first + *k)))
+                    .await;
+            peak.extend(opened.into_iter().flatten());
+        }
+        let (mut s, back) = play(target, peak, rate, 4, Arc::new(Mutex::new(Vec::new()))).await;
+        let mps = s.moves as f64 / 4.0;
+        let p99 = pct(&mut s.opponent, 0.99);
+        println!(
+            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}",
+            target.name,
+            back.len(),
+            s.errors
+        );
+        drop(back);
+        if p99 < 50.0 && s.errors == 0 {
+            best = best.max(mps);
+        } else {
+            break;
+        }
+    }
+    out.push(("peak moves/s with p99 < 50 ms".into(), best));
+    out
+}
