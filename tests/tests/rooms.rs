@@ -211,3 +211,38 @@ async fn takeback_draw_chat_mute_and_rematch() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn running_out_of_time_loses() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["time_control"] = json!({"initial_secs": 1, "increment_secs": 0});
+    let (room, _) = ada.create(options).await;
+    bob.join(&room, "player").await;
+    let started = ada.event("game_started").await;
+    assert_eq!(started["event"]["clock"]["remaining_ms"], json!([1000, 1000]));
+    // Black never moves.
+    let over = bob.event("game_over").await;
+    assert_eq!(over["event"]["result"]["reason"], "timeout");
+    assert_eq!(over["event"]["result"]["winner"], "second");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn takeback_against_the_ai_is_granted_at_once() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "ai", "level": "beginner"}), "black"))
+        .await;
+    assert_eq!(ada.act(&room, json!({"kind": "place", "point": point(7, 7)})).await["type"], "ok");
+    ada.action_where(|a| a["seat"] == "second").await;
+    assert_eq!(ada.request(json!({"type": "request_takeback", "room_id": room})).await["type"], "ok");
+    let back = ada.event("took_back").await;
+    assert_eq!(back["event"]["count"], 2);
+    let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+    assert_eq!(snap["snapshot"]["record"]["actions"], json!([]));
+    server.stop().await;
+}
