@@ -950,13 +950,14 @@ impl Room {
             }
             _ => return Err(refuse(ErrorCode::Internal, "record and game disagree")),
         }
+        // Charge the mover, then start the clock of whoever acts next, so the
+        // event carries the running clock.
+        let next = self.to_act();
         if let Some(clock) = &mut self.clock {
             clock.stop(mover.is_some());
+            clock.start(next);
         }
-        let clock = self.clock.as_mut().map(|c| {
-            // Restarted in `after_change` for whoever acts next.
-            c.view()
-        });
+        let clock = self.clock.as_ref().map(Clock::view);
         self.seq_save_and_emit(RoomEvent::Action {
             action: entry,
             clock,
