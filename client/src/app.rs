@@ -643,19 +643,17 @@ impl TabulaApp {
                 ),
                 ConnState::Refused(reason) => (format!("Refused: {reason}"), Color32::RED),
             };
-            ui.label(RichText::new("●").color(colour));
+            dot(ui, colour, 10.0);
             ui.label(text);
             if let Some(note) = &self.host_note {
                 ui.separator();
                 ui.label(RichText::new(note).strong());
             }
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                if self.welcomed
-                    || !matches!(self.conn, ConnState::Disconnected | ConnState::Refused(_))
-                {
-                    if ui.button("Disconnect").clicked() {
-                        out.push(Command::Disconnect);
-                    }
+                let online = self.welcomed
+                    || !matches!(self.conn, ConnState::Disconnected | ConnState::Refused(_));
+                if online && ui.button("Disconnect").clicked() {
+                    out.push(Command::Disconnect);
                 }
                 if self.room.is_some() && ui.button("Leave room").clicked() {
                     out.push(Command::Leave);
@@ -956,8 +954,7 @@ impl TabulaApp {
         for info in &summary.seats {
             ui.horizontal(|ui| {
                 let colour = seat_colour(room, info.seat);
-                ui.label(RichText::new("⬤").color(colour.0).size(18.0))
-                    .on_hover_text(colour.1);
+                dot(ui, colour.0, 16.0).on_hover_text(colour.1);
                 let name = info
                     .player
                     .as_ref()
@@ -1436,6 +1433,19 @@ impl TabulaApp {
                 }
             });
     }
+}
+
+/// A filled circle the size of a glyph (the default fonts have no "●").
+fn dot(ui: &mut Ui, colour: Color32, size: f32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    ui.painter()
+        .circle_filled(rect.center(), size / 2.0, colour);
+    ui.painter().circle_stroke(
+        rect.center(),
+        size / 2.0,
+        egui::Stroke::new(1.0, Color32::GRAY),
+    );
+    response
 }
 
 fn act(room: &Room, action: PlayerAction) -> Command {

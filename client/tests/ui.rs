@@ -97,9 +97,23 @@ fn click_at(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
     }
 }
 
+/// Steps until a widget with this label shows up, then clicks it.
+fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
+    for _ in 0..50 {
+        if h.query_by_label(label).is_some() {
+            h.get_by_label(label).click();
+            h.step();
+            return;
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no widget labelled {label:?}");
+}
+
 fn connect(h: &mut Harness<'_, TabulaApp>) {
     h.step();
-    h.get_by_label("Connect").click();
+    click_label(h, "Connect");
     wait_until(h, "welcome", |a| *a.connection() == ConnState::Connected);
     wait_until(h, "lobby", |a| a.room().is_none());
     h.step();
@@ -113,14 +127,10 @@ fn gomoku_moves(a: &TabulaApp) -> usize {
 }
 
 fn create_gomoku_vs_ai(h: &mut Harness<'_, TabulaApp>) {
-    h.get_by_label("Create room…").click();
-    h.step();
-    h.step();
-    h.get_by_label("Gomoku").click();
-    h.step();
-    h.get_by_label("AI").click();
-    h.step();
-    h.get_by_label("Create").click();
+    click_label(h, "Create room…");
+    click_label(h, "Gomoku");
+    click_label(h, "AI");
+    click_label(h, "Create");
     wait_until(h, "the game to start", |a| {
         a.room()
             .and_then(|r| r.summary.as_ref())
@@ -193,16 +203,11 @@ fn backgammon_turn_by_clicks_with_undo() {
     let server = start_server();
     let mut h = app(&server, "Bea");
     connect(&mut h);
-    h.get_by_label("Create room…").click();
-    h.step();
-    h.step();
-    h.get_by_label("Backgammon").click();
-    h.step();
-    h.get_by_label("AI").click();
-    h.step();
-    h.get_by_label("White").click();
-    h.step();
-    h.get_by_label("Create").click();
+    click_label(&mut h, "Create room…");
+    click_label(&mut h, "Backgammon");
+    click_label(&mut h, "AI");
+    click_label(&mut h, "White");
+    click_label(&mut h, "Create");
 
     // Wait for our turn to move; roll when asked.
     for _ in 0..600 {
@@ -238,8 +243,7 @@ fn backgammon_turn_by_clicks_with_undo() {
         .map_or(0, |r| r.len());
 
     click_first_hop(&mut h);
-    h.get_by_label("Undo").click();
-    h.step();
+    click_label(&mut h, "Undo");
     assert!(h.state().turn().expect("turn").hops().is_empty());
 
     for _ in 0..4 {
@@ -250,7 +254,7 @@ fn backgammon_turn_by_clicks_with_undo() {
     }
     assert!(h.state().turn().expect("turn").is_complete());
     let play = h.state().turn().expect("turn").play();
-    h.get_by_label("Confirm").click();
+    click_label(&mut h, "Confirm");
     wait_until(&mut h, "our play in the record", |a| {
         a.room()
             .and_then(|r| r.record.as_ref())
@@ -280,7 +284,7 @@ fn a_spectator_sees_the_moves() {
         a.lobby().count() == 1
     });
     watcher.step();
-    watcher.get_by_label("Watch").click();
+    click_label(&mut watcher, "Watch");
     wait_until(&mut watcher, "the snapshot", |a| {
         a.room().is_some_and(|r| r.summary.is_some())
     });
