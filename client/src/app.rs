@@ -435,6 +435,10 @@ impl TabulaApp {
         match command {
             Command::Connect => self.connect(),
             Command::PlayHere => {
+                if let Err(reason) = validate_name(&self.settings.name) {
+                    self.toast(format!("Name: {reason}"));
+                    return;
+                }
                 if self.embedded.is_none() {
                     if embedded::server_answers(DEFAULT_ADDRESS) {
                         self.settings.address = DEFAULT_ADDRESS.into();
@@ -1522,17 +1526,7 @@ fn seat_colour(room: &Room, seat: Seat) -> (Color32, &'static str) {
 }
 
 fn turn_seat(room: &Room) -> Option<Seat> {
-    if room.result.is_some() {
-        return None;
-    }
-    match &room.live {
-        Some(LiveGame::Gomoku(g)) => g.to_act(),
-        Some(LiveGame::Backgammon(g)) => g.to_act().map(|s| match s {
-            Side::White => Seat::First,
-            Side::Black => Seat::Second,
-        }),
-        None => None,
-    }
+    room.to_act_seat()
 }
 
 fn status_text(room: &Room) -> String {

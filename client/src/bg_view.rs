@@ -65,8 +65,9 @@ const ROWS: f32 = 12.0;
 impl BgGeometry {
     /// The largest board that fits `available`.
     pub fn fit(available: Rect) -> BgGeometry {
-        let unit = (available.width() / COLUMNS)
-            .min(available.height() / ROWS)
+        // Half a unit of frame all round, where the point numbers go.
+        let unit = (available.width() / (COLUMNS + 1.0))
+            .min(available.height() / (ROWS + 1.0))
             .max(4.0);
         let rect = Rect::from_center_size(available.center(), vec2(unit * COLUMNS, unit * ROWS));
         BgGeometry { rect, unit }
@@ -233,7 +234,7 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
     let viewer = view.viewer.unwrap_or(Side::White);
     let u = geo.unit;
 
-    painter.rect_filled(geo.rect.expand(u * 0.3), 6.0, FRAME);
+    painter.rect_filled(geo.rect.expand(u * 0.5), 6.0, FRAME);
     painter.rect_filled(geo.rect, 2.0, FELT);
     let bar = Rect::from_min_size(
         pos2(geo.column_left(6), geo.rect.top()),
@@ -274,17 +275,13 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
             Stroke::NONE,
         ));
         let label_y = if top {
-            r.top() - u * 0.15
+            r.top() - u * 0.25
         } else {
-            r.bottom() + u * 0.15
+            r.bottom() + u * 0.25
         };
         painter.text(
             pos2(r.center().x, label_y),
-            if top {
-                Align2::CENTER_BOTTOM
-            } else {
-                Align2::CENTER_TOP
-            },
+            Align2::CENTER_CENTER,
             n.to_string(),
             font.clone(),
             Color32::from_rgb(235, 220, 190),
@@ -530,7 +527,7 @@ mod tests {
     use super::*;
 
     fn geo() -> BgGeometry {
-        BgGeometry::fit(Rect::from_min_size(pos2(0.0, 0.0), vec2(140.0, 120.0)))
+        BgGeometry::fit(Rect::from_min_size(pos2(-5.0, -5.0), vec2(150.0, 130.0)))
     }
 
     #[test]

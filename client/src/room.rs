@@ -355,10 +355,12 @@ impl Room {
     /// Milliseconds left on each seat's clock now.
     pub fn clock_now(&self) -> Option<([u64; 2], Option<Seat>)> {
         let (c, at) = self.clock.as_ref()?;
+        // Action events carry the clock as it was stopped for the mover;
+        // the server then starts the next player's clock without saying so.
         let running = if self.result.is_some() {
             None
         } else {
-            c.running
+            c.running.or_else(|| self.to_act_seat())
         };
         let mut ms = c.remaining_ms;
         if let Some(seat) = running {
@@ -366,6 +368,21 @@ impl Room {
             ms[i] = ms[i].saturating_sub(at.elapsed().as_millis() as u64);
         }
         Some((ms, running))
+    }
+
+    /// The seat that must act now, if the game is running.
+    pub fn to_act_seat(&self) -> Option<Seat> {
+        if self.result.is_some() {
+            return None;
+        }
+        match &self.live {
+            Some(LiveGame::Gomoku(g)) => g.to_act(),
+            Some(LiveGame::Backgammon(g)) => g.to_act().map(|s| match s {
+                Side::White => Seat::First,
+                Side::Black => Seat::Second,
+            }),
+            None => None,
+        }
     }
 
     /// The Backgammon match, if this room plays one.
