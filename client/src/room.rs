@@ -440,3 +440,101 @@ pub fn side_name(side: Side) -> &'static str {
         Side::Black => "Black",
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point};
+    use tabula_shared::protocol::{
+        ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo,
+    };
+
+    fn snapshot() -> RoomSnapshot {
+        let config = GomokuConfig::default();
+        let options = RoomOptions {
+            game: GameOptions::Gomoku(config),
+            opponent: Opponent::Human,
+            colour: ColourChoice::Black,
+            time_control: None,
+            private: false,
+            takebacks: true,
+        };
+        RoomSnapshot {
+            summary: RoomSummary {
+                room_id: "r-1".into(),
+                options,
+                seats: vec![
+                    SeatInfo {
+                        seat: Seat::First,
+                        player: None,
+                        connected: true,
+                        grace_ms: None,
+                    },
+                    SeatInfo {
+                        seat: Seat::Second,
+                        player: None,
+                        connected: true,
+                        grace_ms: None,
+                    },
+                ],
+                status: RoomStatus::Playing,
+                spectators: 0,
+            },
+            seq: 3,
+            record: GameRecord::Gomoku {
+                config,
+                actions: vec![],
+            },
+            result: None,
+            clock: None,
+            offers: vec![],
+            spectators_muted: false,
+            chat: vec![],
+            code: None,
+        }
+    }
+
+    fn place(seat: Seat, x: u8, y: u8) -> RoomEvent {
+        RoomEvent::Action {
+            action: ActionRecord::Gomoku(GomokuAction::Place {
+                seat,
+                point: Point::new(x, y),
+            }),
+            clock: None,
+        }
+    }
+
+    fn stones(room: &Room) -> usize {
+        match &room.live {
+            Some(LiveGame::Gomoku(g)) => g.moves().len(),
+            _ => usize::MAX,
+        }
+    }
+
+    #[test]
+    fn actions_apply_and_takebacks_truncate() {
+        let mut room = Room::new("r-1".into(), Role::Player, Some(Seat::First));
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, place(Seat::First, 7, 7));
+        room.apply_event(5, place(Seat::Second, 8, 8));
+        assert_eq!(stones(&room), 2);
+        // A repeated event is ignored.
+        room.apply_event(5, place(Seat::Second, 8, 8));
+        assert_eq!(stones(&room), 2);
+        room.apply_event(6, RoomEvent::TookBack { count: 2 });
+        assert_eq!(stones(&room), 0);
+        assert!(!room.needs_sync);
+    }
+
+    #[test]
+    fn gaps_and_illegal_actions_ask_for_a_snapshot() {
+        let mut room = Room::new("r-1".into(), Role::Spectator, None);
+        room.apply_snapshot(snapshot());
+        room.apply_event(5, place(Seat::First, 7, 7));
+        assert!(room.needs_sync, "event 4 is missing");
+        let mut room = Room::new("r-1".into(), Role::Spectator, None);
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, place(Seat::Second, 7, 7));
+        assert!(room.needs_sync, "not second's turn: the copy is wrong");
+    }
+}

@@ -23,8 +23,21 @@ struct Server {
 
 fn start_server() -> Server {
     let tmp = tempfile::tempdir().expect("temp dir");
+    let (addr, stop) = serve(tmp.path(), "127.0.0.1:0".parse().expect("addr"));
+    Server {
+        addr,
+        _stop: stop,
+        _tmp: tmp,
+    }
+}
+
+/// Runs a server with test settings on `addr` until the sender is dropped.
+fn serve(
+    data_dir: &std::path::Path,
+    addr: SocketAddr,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let config = tabula_server::Config {
-        data_dir: tmp.path().to_path_buf(),
+        data_dir: data_dir.to_path_buf(),
         dice_seed: Some(7),
         ai_budget: Duration::from_millis(100),
         ..tabula_server::Config::default()
@@ -34,9 +47,7 @@ fn start_server() -> Server {
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().expect("runtime");
         runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
+            let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
             addr_tx
                 .send(listener.local_addr().expect("addr"))
                 .expect("send");
@@ -49,11 +60,7 @@ fn start_server() -> Server {
     let addr = addr_rx
         .recv_timeout(Duration::from_secs(10))
         .expect("server up");
-    Server {
-        addr,
-        _stop: stop,
-        _tmp: tmp,
-    }
+    (addr, stop)
 }
 
 fn app(server: &Server, name: &str) -> Harness<'static, TabulaApp> {
@@ -303,4 +310,40 @@ fn a_spectator_sees_the_moves() {
             .room()
             .is_some_and(|r| r.summary.as_ref().is_some_and(|s| s.spectators == 1))
     );
+}
+
+#[test]
+fn reconnects_and_rejoins_after_the_server_restarts() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (addr, stop) = serve(tmp.path(), "127.0.0.1:0".parse().expect("addr"));
+    let settings = Settings {
+        name: "Eve".into(),
+        address: addr.to_string(),
+        ..Settings::default()
+    };
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .build_ui_state(
+            |ui, app: &mut TabulaApp| app.frame(ui),
+            TabulaApp::new(settings, || {}),
+        );
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+
+    drop(stop);
+    wait_until(&mut h, "the drop to be noticed", |a| {
+        matches!(a.connection(), ConnState::Retrying { .. })
+    });
+    // Same address, same data: the room and our seat come back.
+    let (_, _stop) = serve(tmp.path(), addr);
+    wait_until(&mut h, "the reconnect", |a| {
+        *a.connection() == ConnState::Connected
+    });
+    wait_until(&mut h, "the room again", |a| {
+        a.room().is_some_and(|r| r.summary.is_some()) && gomoku_moves(a) == 2
+    });
+    place(&mut h, Point::new(3, 3));
+    wait_until(&mut h, "play to go on", |a| gomoku_moves(a) >= 4);
 }
