@@ -250,8 +250,12 @@ impl TabulaApp {
 
     fn handle_frame(&mut self, frame: ServerFrame) {
         match frame.message {
-            ServerMessage::Welcome { name, rooms, .. } => {
+            ServerMessage::Welcome {
+                name, rooms, token, ..
+            } => {
                 self.welcomed = true;
+                let address = self.settings.address.trim().to_string();
+                self.settings.tokens.insert(address, token);
                 self.my_name = name;
                 if let Some(room) = &self.room {
                     let since = room.summary.is_some().then_some(room.seq);
@@ -553,10 +557,13 @@ impl TabulaApp {
             Ok(name) => {
                 self.settings.name = name.clone();
                 let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());
+                let address = self.settings.address.trim().to_string();
+                let token = self.settings.tokens.get(&address).cloned();
                 self.net.command(NetCommand::Connect(Target {
-                    address: self.settings.address.trim().to_string(),
+                    address,
                     name,
                     password,
+                    token,
                 }));
                 self.room = None;
                 self.rooms.clear();
@@ -588,9 +595,18 @@ impl TabulaApp {
                     turn.selected = None;
                 }
             }
-            BoardInput::Drag(a, b) => {
-                turn.builder.hop(a.number(), b.number());
-                turn.selected = None;
+            BoardInput::DragStart(loc) => {
+                let n = loc.number();
+                if turn.builder.movable().contains(&n) && loc != Loc::Off {
+                    turn.selected = Some(n);
+                }
+            }
+            BoardInput::DragEnd(loc) => {
+                if let Some(from) = turn.selected.take()
+                    && from != loc.number()
+                {
+                    turn.builder.hop(from, loc.number());
+                }
             }
         }
     }

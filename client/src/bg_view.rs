@@ -204,8 +204,10 @@ pub struct BgView {
 pub enum BoardInput {
     /// A click on a place.
     Click(Loc),
-    /// A drag from one place released on another.
-    Drag(Loc, Loc),
+    /// A drag began on a place (picks the checker up).
+    DragStart(Loc),
+    /// A drag was released on a place (puts the checker down).
+    DragEnd(Loc),
 }
 
 const FELT: Color32 = Color32::from_rgb(32, 92, 60);
@@ -436,15 +438,18 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
     if !view.interactive {
         return None;
     }
-    if response.drag_stopped() {
+    if response.drag_started() {
         let start = ui.input(|i| i.pointer.press_origin());
-        let end = response.interact_pointer_pos();
-        if let (Some(s), Some(e)) = (
-            start.and_then(|p| geo.loc_at(p)),
-            end.and_then(|p| geo.loc_at(p)),
-        ) && s != e
-        {
-            return Some(BoardInput::Drag(s, e));
+        if let Some(loc) = start.and_then(|p| geo.loc_at(p)) {
+            return Some(BoardInput::DragStart(loc));
+        }
+    }
+    if response.drag_stopped() {
+        let end = response
+            .interact_pointer_pos()
+            .or_else(|| ui.input(|i| i.pointer.latest_pos()));
+        if let Some(loc) = end.and_then(|p| geo.loc_at(p)) {
+            return Some(BoardInput::DragEnd(loc));
         }
     }
     if response.clicked() {

@@ -25,6 +25,8 @@ pub struct Target {
     pub name: String,
     /// Server password, if the server has one.
     pub password: Option<String>,
+    /// A resume token from an earlier run, to get the same identity back.
+    pub token: Option<String>,
 }
 
 /// A request from the UI to the worker.
@@ -162,8 +164,8 @@ async fn worker(mut commands: tmpsc::UnboundedReceiver<NetCommand>, out: Outbox)
         };
         match command {
             Some(NetCommand::Connect(t)) => {
+                token = t.token.clone();
                 target = Some(t);
-                token = None;
                 attempt = 0;
             }
             Some(NetCommand::Disconnect) => {

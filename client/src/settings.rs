@@ -33,6 +33,9 @@ pub struct Settings {
     pub waiting_only: bool,
     /// The last choices of the create dialog.
     pub create: CreateForm,
+    /// Resume tokens by server address, so a restarted client gets its
+    /// identity and seats back.
+    pub tokens: std::collections::BTreeMap<String, String>,
 }
 
 impl Default for Settings {
@@ -45,6 +48,7 @@ impl Default for Settings {
             filter_game: None,
             waiting_only: false,
             create: CreateForm::default(),
+            tokens: std::collections::BTreeMap::new(),
         }
     }
 }
