@@ -1,0 +1,25 @@
+//! Tabula's desktop client: an eframe/egui app that talks to a Tabula server
+//! (or starts one inside itself) and shows the lobby, the Gomoku and
+//! Backgammon boards, and the room around them.
+//!
+//! * [`app`] owns the runtime state, the panels and the command loop.
+//! * [`net`] runs the WebSocket on a tokio thread and reconnects.
+//! * [`embedded`] starts a server in-process for "Play on this computer".
+//! * [`room`] keeps one room's state from snapshots and events.
+//! * [`gomoku_view`], [`bg_view`] paint the boards; [`bg_moves`] builds a
+//!   Backgammon play hop by hop from the rules' legal plays.
+//! * [`settings`] is what is remembered between runs.
+
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod bg_moves;
+pub mod bg_view;
+pub mod embedded;
+pub mod gomoku_view;
+pub mod net;
+pub mod room;
+pub mod settings;
+
+pub use app::{Command, TabulaApp};
+pub use settings::Settings;

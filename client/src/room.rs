@@ -1,0 +1,540 @@
+//! The client's copy of one room: summary, record, replayed game, clock,
+//! offers and chat, kept up to date from snapshots and numbered events.
+//!
+//! Nothing here draws or talks to the network; [`Room::apply_event`] says
+//! what the UI should know (notices, moves to animate) and sets
+//! [`Room::needs_sync`] when the local copy cannot be trusted any more.
+
+use std::time::{Duration, Instant};
+
+use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, Side};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{
+    ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, LiveGame,
+    OfferKind, PendingOffer, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus, RoomSummary,
+};
+
+/// What the UI should do after an event.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoomUpdate {
+    /// Show a short notice.
+    Notice(String),
+    /// Animate a Backgammon play made by `side` from `start` (seen from `side`).
+    Animate {
+        /// Who moved.
+        side: Side,
+        /// The position before the play, from `side`'s view.
+        start: Position,
+        /// The play.
+        play: Play,
+    },
+}
+
+/// One room the client is in.
+#[derive(Debug, Clone)]
+pub struct Room {
+    /// The room's id.
+    pub id: RoomId,
+    /// Player or spectator.
+    pub role: Role,
+    /// Our seat, when we play.
+    pub seat: Option<Seat>,
+    /// Options, seats and status, once the snapshot arrived.
+    pub summary: Option<RoomSummary>,
+    /// The current game's record.
+    pub record: Option<GameRecord>,
+    /// The record replayed through the rules.
+    pub live: Option<LiveGame>,
+    /// The result, once the game is over.
+    pub result: Option<GameResult>,
+    /// The clock and when it was received (to count down locally).
+    pub clock: Option<(ClockState, Instant)>,
+    /// Requests waiting for an answer.
+    pub offers: Vec<PendingOffer>,
+    /// Chat, oldest first.
+    pub chat: Vec<ChatLine>,
+    /// The private room's join code (players only).
+    pub code: Option<String>,
+    /// Whether spectator chat is muted.
+    pub spectators_muted: bool,
+    /// The last event number applied.
+    pub seq: u64,
+    /// Set when the local copy went wrong; the app asks for a snapshot.
+    pub needs_sync: bool,
+    /// When each seat's reconnect grace period ends, for a dropped player.
+    pub grace_until: [Option<Instant>; 2],
+}
+
+/// Index of a seat in two-element arrays.
+pub fn seat_index(seat: Seat) -> usize {
+    match seat {
+        Seat::First => 0,
+        Seat::Second => 1,
+    }
+}
+
+/// The Backgammon side of a seat: first is White.
+pub fn side_of(seat: Seat) -> Side {
+    match seat {
+        Seat::First => Side::White,
+        Seat::Second => Side::Black,
+    }
+}
+
+impl Room {
+    /// A room we just joined; the snapshot follows.
+    pub fn new(id: RoomId, role: Role, seat: Option<Seat>) -> Room {
+        Room {
+            id,
+            role,
+            seat,
+            summary: None,
+            record: None,
+            live: None,
+            result: None,
+            clock: None,
+            offers: Vec::new(),
+            chat: Vec::new(),
+            code: None,
+            spectators_muted: false,
+            seq: 0,
+            needs_sync: false,
+            grace_until: [None, None],
+        }
+    }
+
+    /// Whether we sit at the board (and may act).
+    pub fn is_player(&self) -> bool {
+        self.role == Role::Player && self.seat.is_some()
+    }
+
+    /// Replaces everything with a snapshot.
+    pub fn apply_snapshot(&mut self, snapshot: RoomSnapshot) {
+        let now = Instant::now();
+        self.grace_until = [None, None];
+        for s in &snapshot.summary.seats {
+            if let Some(ms) = s.grace_ms {
+                self.grace_until[seat_index(s.seat)] = Some(now + Duration::from_millis(ms));
+            }
+        }
+        self.summary = Some(snapshot.summary);
+        self.seq = snapshot.seq;
+        self.set_record(snapshot.record);
+        self.result = snapshot.result;
+        self.clock = snapshot.clock.map(|c| (c, now));
+        self.offers = snapshot.offers;
+        self.chat = snapshot.chat;
+        self.code = snapshot.code.or(self.code.take());
+        self.spectators_muted = snapshot.spectators_muted;
+        self.needs_sync = false;
+    }
+
+    fn set_record(&mut self, record: GameRecord) {
+        match record.replay() {
+            Ok(live) => self.live = Some(live),
+            Err(_) => {
+                self.live = None;
+                self.needs_sync = true;
+            }
+        }
+        self.record = Some(record);
+    }
+
+    /// Applies one numbered event. Old numbers are ignored; a gap asks for a
+    /// snapshot instead of guessing.
+    pub fn apply_event(&mut self, seq: u64, event: RoomEvent) -> Vec<RoomUpdate> {
+        if self.summary.is_none() {
+            // Events before the first snapshot (a resume with `since`) are
+            // fine only if they continue where we were.
+            if self.record.is_none() {
+                self.needs_sync = true;
+                return Vec::new();
+            }
+        }
+        if seq <= self.seq {
+            return Vec::new();
+        }
+        if seq > self.seq + 1 {
+            self.needs_sync = true;
+            return Vec::new();
+        }
+        self.seq = seq;
+        let mut updates = Vec::new();
+        match event {
+            RoomEvent::Action { action, clock } => {
+                if let Some(c) = clock {
+                    self.clock = Some((c, Instant::now()));
+                }
+                self.apply_action(action, &mut updates);
+            }
+            RoomEvent::SeatTaken { seat, player } => {
+                updates.push(RoomUpdate::Notice(format!("{} sat down", player.name)));
+                if let Some(s) = self.seat_mut(seat) {
+                    s.player = Some(player);
+                    s.connected = true;
+                    s.grace_ms = None;
+                }
+            }
+            RoomEvent::SeatLeft { seat } => {
+                if let Some(s) = self.seat_mut(seat) {
+                    s.player = None;
+                    s.connected = false;
+                }
+            }
+            RoomEvent::GameStarted { record, clock } => {
+                self.set_record(record);
+                self.clock = clock.map(|c| (c, Instant::now()));
+                self.result = None;
+                self.offers.clear();
+                if let Some(s) = &mut self.summary {
+                    s.status = RoomStatus::Playing;
+                }
+                updates.push(RoomUpdate::Notice("The game has started".into()));
+            }
+            RoomEvent::PlayerConnected { seat } => {
+                self.grace_until[seat_index(seat)] = None;
+                if let Some(s) = self.seat_mut(seat) {
+                    s.connected = true;
+                    s.grace_ms = None;
+                }
+            }
+            RoomEvent::PlayerDisconnected { seat, grace_ms } => {
+                self.grace_until[seat_index(seat)] =
+                    Some(Instant::now() + Duration::from_millis(grace_ms));
+                if let Some(s) = self.seat_mut(seat) {
+                    s.connected = false;
+                    s.grace_ms = Some(grace_ms);
+                }
+            }
+            RoomEvent::OfferMade { offer } => {
+                if Some(offer.by) != self.seat {
+                    updates.push(RoomUpdate::Notice(format!(
+                        "{} asks for {}",
+                        self.player_name(offer.by),
+                        offer_name(offer.kind)
+                    )));
+                }
+                self.offers.retain(|o| o.kind != offer.kind);
+                self.offers.push(offer);
+            }
+            RoomEvent::OfferDeclined { offer } => {
+                self.offers.retain(|o| o.kind != offer.kind);
+                if Some(offer.by) == self.seat {
+                    updates.push(RoomUpdate::Notice(format!(
+                        "Your {} request was declined",
+                        offer_name(offer.kind)
+                    )));
+                }
+            }
+            RoomEvent::TookBack { count } => {
+                self.offers.retain(|o| o.kind != OfferKind::Takeback);
+                if let Some(mut record) = self.record.take() {
+                    truncate(&mut record, count as usize);
+                    self.set_record(record);
+                }
+                updates.push(RoomUpdate::Notice(format!("{count} move(s) taken back")));
+            }
+            RoomEvent::GameOver { result } => {
+                self.result = Some(result);
+                self.offers.clear();
+                if let Some(s) = &mut self.summary {
+                    s.status = RoomStatus::Finished;
+                }
+                if let Some((c, at)) = &mut self.clock {
+                    *c = freeze(*c, *at);
+                    *at = Instant::now();
+                }
+            }
+            RoomEvent::RematchStarted => {
+                self.result = None;
+                self.offers.clear();
+                updates.push(RoomUpdate::Notice("Rematch: seats swapped".into()));
+            }
+            RoomEvent::Spectators { count } => {
+                if let Some(s) = &mut self.summary {
+                    s.spectators = count;
+                }
+            }
+            RoomEvent::Chat { line } => {
+                self.chat.push(line);
+                if self.chat.len() > 200 {
+                    self.chat.remove(0);
+                }
+            }
+            RoomEvent::SpectatorsMuted { muted } => self.spectators_muted = muted,
+        }
+        updates
+    }
+
+    fn apply_action(&mut self, action: ActionRecord, updates: &mut Vec<RoomUpdate>) {
+        if self.record.is_none() || self.live.is_none() {
+            self.needs_sync = true;
+            return;
+        }
+        let (Some(record), Some(live)) = (&mut self.record, &mut self.live) else {
+            return;
+        };
+        let before = match (live as &LiveGame, &action) {
+            (
+                LiveGame::Backgammon(game),
+                ActionRecord::Backgammon(BgAction::Play { side, play }),
+            ) => Some(RoomUpdate::Animate {
+                side: *side,
+                start: game.position_for(*side),
+                play: play.clone(),
+            }),
+            _ => None,
+        };
+        let index = record.len();
+        let pushed = match (&mut *record, &action) {
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => {
+                actions.push(*a);
+                true
+            }
+            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
+                actions.push(a.clone());
+                true
+            }
+            _ => false,
+        };
+        if !pushed || live.apply(&action, index).is_err() {
+            self.needs_sync = true;
+            return;
+        }
+        // A new action withdraws a pending takeback or draw.
+        self.offers.retain(|o| o.kind == OfferKind::Rematch);
+        updates.extend(before);
+        if let (LiveGame::Backgammon(game), ActionRecord::Backgammon(BgAction::Roll { side, dice })) =
+            (&*live, &action)
+            && *game.phase()
+                == (GamePhase::AwaitingRoll {
+                    side: side.opponent(),
+                })
+        {
+            updates.push(RoomUpdate::Notice(format!(
+                "{} rolled {}-{}: no legal move",
+                side_name(*side),
+                dice[0],
+                dice[1]
+            )));
+        }
+    }
+
+    fn seat_mut(&mut self, seat: Seat) -> Option<&mut tabula_shared::protocol::SeatInfo> {
+        self.summary
+            .as_mut()?
+            .seats
+            .iter_mut()
+            .find(|s| s.seat == seat)
+    }
+
+    /// The name of whoever sits in `seat`, or "(empty)".
+    pub fn player_name(&self, seat: Seat) -> String {
+        self.summary
+            .as_ref()
+            .and_then(|s| s.seats.iter().find(|i| i.seat == seat))
+            .and_then(|i| i.player.as_ref())
+            .map_or_else(|| "(empty)".to_string(), |p| p.name.clone())
+    }
+
+    /// Whether the opponent is the built-in AI.
+    pub fn against_ai(&self) -> bool {
+        self.summary.as_ref().is_some_and(|s| {
+            matches!(
+                s.options.opponent,
+                tabula_shared::protocol::Opponent::Ai { .. }
+            )
+        })
+    }
+
+    /// The game options, once known.
+    pub fn game(&self) -> Option<&GameOptions> {
+        self.summary.as_ref().map(|s| &s.options.game)
+    }
+
+    /// Milliseconds left on each seat's clock now.
+    pub fn clock_now(&self) -> Option<([u64; 2], Option<Seat>)> {
+        let (c, at) = self.clock.as_ref()?;
+        // Action events carry the clock as it was stopped for the mover;
+        // the server then starts the next player's clock without saying so.
+        let running = if self.result.is_some() {
+            None
+        } else {
+            c.running.or_else(|| self.to_act_seat())
+        };
+        let mut ms = c.remaining_ms;
+        if let Some(seat) = running {
+            let i = seat_index(seat);
+            ms[i] = ms[i].saturating_sub(at.elapsed().as_millis() as u64);
+        }
+        Some((ms, running))
+    }
+
+    /// The seat that must act now, if the game is running.
+    pub fn to_act_seat(&self) -> Option<Seat> {
+        if self.result.is_some() {
+            return None;
+        }
+        match &self.live {
+            Some(LiveGame::Gomoku(g)) => g.to_act(),
+            Some(LiveGame::Backgammon(g)) => g.to_act().map(|s| match s {
+                Side::White => Seat::First,
+                Side::Black => Seat::Second,
+            }),
+            None => None,
+        }
+    }
+
+    /// The Backgammon match, if this room plays one.
+    pub fn backgammon(&self) -> Option<&BgMatch> {
+        match &self.live {
+            Some(LiveGame::Backgammon(g)) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// The pending offer of `kind` made by the other player, if any.
+    pub fn offer_to_answer(&self) -> Option<PendingOffer> {
+        let me = self.seat?;
+        self.offers.iter().copied().find(|o| o.by != me)
+    }
+}
+
+fn freeze(c: ClockState, at: Instant) -> ClockState {
+    let mut ms = c.remaining_ms;
+    if let Some(seat) = c.running {
+        let i = seat_index(seat);
+        ms[i] = ms[i].saturating_sub(at.elapsed().as_millis() as u64);
+    }
+    ClockState {
+        remaining_ms: ms,
+        running: None,
+    }
+}
+
+/// Drops the last `count` actions of a record.
+pub fn truncate(record: &mut GameRecord, count: usize) {
+    match record {
+        GameRecord::Gomoku { actions, .. } => {
+            actions.truncate(actions.len().saturating_sub(count));
+        }
+        GameRecord::Backgammon { actions, .. } => {
+            actions.truncate(actions.len().saturating_sub(count));
+        }
+    }
+}
+
+/// A readable name for an offer.
+pub fn offer_name(kind: OfferKind) -> &'static str {
+    match kind {
+        OfferKind::Draw => "a draw",
+        OfferKind::Takeback => "a takeback",
+        OfferKind::Rematch => "a rematch",
+    }
+}
+
+/// "White" or "Black".
+pub fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "White",
+        Side::Black => "Black",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point};
+    use tabula_shared::protocol::{
+        ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo,
+    };
+
+    fn snapshot() -> RoomSnapshot {
+        let config = GomokuConfig::default();
+        let options = RoomOptions {
+            game: GameOptions::Gomoku(config),
+            opponent: Opponent::Human,
+            colour: ColourChoice::Black,
+            time_control: None,
+            private: false,
+            takebacks: true,
+        };
+        RoomSnapshot {
+            summary: RoomSummary {
+                room_id: "r-1".into(),
+                options,
+                seats: vec![
+                    SeatInfo {
+                        seat: Seat::First,
+                        player: None,
+                        connected: true,
+                        grace_ms: None,
+                    },
+                    SeatInfo {
+                        seat: Seat::Second,
+                        player: None,
+                        connected: true,
+                        grace_ms: None,
+                    },
+                ],
+                status: RoomStatus::Playing,
+                spectators: 0,
+            },
+            seq: 3,
+            record: GameRecord::Gomoku {
+                config,
+                actions: vec![],
+            },
+            result: None,
+            clock: None,
+            offers: vec![],
+            spectators_muted: false,
+            chat: vec![],
+            code: None,
+        }
+    }
+
+    fn place(seat: Seat, x: u8, y: u8) -> RoomEvent {
+        RoomEvent::Action {
+            action: ActionRecord::Gomoku(GomokuAction::Place {
+                seat,
+                point: Point::new(x, y),
+            }),
+            clock: None,
+        }
+    }
+
+    fn stones(room: &Room) -> usize {
+        match &room.live {
+            Some(LiveGame::Gomoku(g)) => g.moves().len(),
+            _ => usize::MAX,
+        }
+    }
+
+    #[test]
+    fn actions_apply_and_takebacks_truncate() {
+        let mut room = Room::new("r-1".into(), Role::Player, Some(Seat::First));
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, place(Seat::First, 7, 7));
+        room.apply_event(5, place(Seat::Second, 8, 8));
+        assert_eq!(stones(&room), 2);
+        // A repeated event is ignored.
+        room.apply_event(5, place(Seat::Second, 8, 8));
+        assert_eq!(stones(&room), 2);
+        room.apply_event(6, RoomEvent::TookBack { count: 2 });
+        assert_eq!(stones(&room), 0);
+        assert!(!room.needs_sync);
+    }
+
+    #[test]
+    fn gaps_and_illegal_actions_ask_for_a_snapshot() {
+        let mut room = Room::new("r-1".into(), Role::Spectator, None);
+        room.apply_snapshot(snapshot());
+        room.apply_event(5, place(Seat::First, 7, 7));
+        assert!(room.needs_sync, "event 4 is missing");
+        let mut room = Room::new("r-1".into(), Role::Spectator, None);
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, place(Seat::Second, 7, 7));
+        assert!(room.needs_sync, "not second's turn: the copy is wrong");
+    }
+}

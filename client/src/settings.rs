@@ -1,0 +1,180 @@
+//! What the client remembers between runs (saved by eframe's persistence):
+//! the connect form, display preferences, lobby filters and the last
+//! create-room choices. Runtime state lives in [`crate::app`].
+
+use serde::{Deserialize, Serialize};
+use tabula_shared::backgammon::MatchConfig;
+use tabula_shared::gomoku::{GomokuConfig, Opening, Rule};
+use tabula_shared::protocol::{
+    AiLevel, ColourChoice, GameKind, GameOptions, Opponent, RoomOptions, TimeControl,
+};
+
+/// The key under which eframe stores the settings.
+pub const STORAGE_KEY: &str = "tabula-settings";
+
+/// The address of a server on this computer.
+pub const DEFAULT_ADDRESS: &str = "127.0.0.1:7878";
+
+/// Persisted settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Display name.
+    pub name: String,
+    /// Server `host:port`.
+    pub address: String,
+    /// Server password (empty when none).
+    pub password: String,
+    /// Show move numbers on Gomoku stones.
+    pub show_numbers: bool,
+    /// Lobby filter: only this game.
+    pub filter_game: Option<GameKind>,
+    /// Lobby filter: only rooms with a free seat.
+    pub waiting_only: bool,
+    /// The last choices of the create dialog.
+    pub create: CreateForm,
+    /// Resume tokens by server address, so a restarted client gets its
+    /// identity and seats back.
+    pub tokens: std::collections::BTreeMap<String, String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            name: String::new(),
+            address: DEFAULT_ADDRESS.into(),
+            password: String::new(),
+            show_numbers: false,
+            filter_game: None,
+            waiting_only: false,
+            create: CreateForm::default(),
+            tokens: std::collections::BTreeMap::new(),
+        }
+    }
+}
+
+/// The create-room dialog's fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct CreateForm {
+    /// Which game.
+    pub game: GameKind,
+    /// Gomoku board size.
+    pub size: u8,
+    /// Gomoku rule set.
+    pub rule: Rule,
+    /// Gomoku opening.
+    pub opening: Opening,
+    /// Backgammon match length (0 = money game).
+    pub length: u32,
+    /// Backgammon: use the cube.
+    pub cube: bool,
+    /// Backgammon: Jacoby rule (money games).
+    pub jacoby: bool,
+    /// Backgammon: Crawford rule.
+    pub crawford: bool,
+    /// Play the AI instead of a person.
+    pub vs_ai: bool,
+    /// AI level.
+    pub level: AiLevel,
+    /// Requested colour.
+    pub colour: ColourChoice,
+    /// Use a clock.
+    pub timed: bool,
+    /// Minutes per player.
+    pub minutes: u32,
+    /// Seconds added per move.
+    pub increment: u32,
+    /// Unlisted room, joined by code.
+    pub private: bool,
+}
+
+impl Default for CreateForm {
+    fn default() -> Self {
+        CreateForm {
+            game: GameKind::Gomoku,
+            size: 15,
+            rule: Rule::Freestyle,
+            opening: Opening::None,
+            length: 5,
+            cube: true,
+            jacoby: false,
+            crawford: true,
+            vs_ai: true,
+            level: AiLevel::Intermediate,
+            colour: ColourChoice::Black,
+            timed: false,
+            minutes: 10,
+            increment: 5,
+            private: false,
+        }
+    }
+}
+
+impl CreateForm {
+    /// The room options these fields describe.
+    pub fn options(&self) -> RoomOptions {
+        let game = match self.game {
+            GameKind::Gomoku => GameOptions::Gomoku(GomokuConfig {
+                size: self.size,
+                rule: self.rule,
+                opening: self.opening,
+            }),
+            GameKind::Backgammon => GameOptions::Backgammon(MatchConfig {
+                length: self.length,
+                cube: self.cube,
+                jacoby: self.jacoby,
+                crawford: self.crawford,
+                ..MatchConfig::default()
+            }),
+        };
+        RoomOptions {
+            game,
+            opponent: if self.vs_ai {
+                Opponent::Ai { level: self.level }
+            } else {
+                Opponent::Human
+            },
+            colour: self.colour,
+            time_control: self.timed.then_some(TimeControl {
+                initial_secs: self.minutes.max(1) * 60,
+                increment_secs: self.increment,
+            }),
+            private: self.private,
+            takebacks: true,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn settings_round_trip_and_tolerate_missing_fields() {
+        let s = Settings {
+            name: "Ada".into(),
+            ..Settings::default()
+        };
+        let text = serde_json::to_string(&s).expect("encode");
+        assert_eq!(serde_json::from_str::<Settings>(&text).expect("decode"), s);
+        let old: Settings = serde_json::from_str(r#"{"name":"Bo"}"#).expect("decode");
+        assert_eq!(old.address, DEFAULT_ADDRESS);
+    }
+
+    #[test]
+    fn form_builds_options() {
+        let mut f = CreateForm {
+            game: GameKind::Backgammon,
+            timed: true,
+            minutes: 3,
+            increment: 2,
+            ..CreateForm::default()
+        };
+        let o = f.options();
+        assert!(matches!(o.game, GameOptions::Backgammon(c) if c.length == 5 && c.cube));
+        assert_eq!(o.time_control.map(|t| t.initial_secs), Some(180));
+        f.vs_ai = false;
+        assert_eq!(f.options().opponent, Opponent::Human);
+    }
+}

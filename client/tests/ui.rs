@@ -1,0 +1,380 @@
+//! The real app, driven headless by `egui_kittest` against a real server
+//! running in this process on `127.0.0.1:0`.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use egui::{Event, Modifiers, PointerButton, Pos2};
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tabula_client::bg_view::Loc;
+use tabula_client::net::ConnState;
+use tabula_client::{Settings, TabulaApp};
+use tabula_shared::backgammon::{GamePhase, Side};
+use tabula_shared::gomoku::Point;
+use tabula_shared::protocol::{LiveGame, Role, RoomStatus};
+
+/// A server on its own runtime thread, stopped when dropped.
+struct Server {
+    addr: SocketAddr,
+    _stop: tokio::sync::oneshot::Sender<()>,
+    _tmp: tempfile::TempDir,
+}
+
+fn start_server() -> Server {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (addr, stop) = serve(tmp.path(), "127.0.0.1:0".parse().expect("addr"));
+    Server {
+        addr,
+        _stop: stop,
+        _tmp: tmp,
+    }
+}
+
+/// Runs a server with test settings on `addr` until the sender is dropped.
+fn serve(
+    data_dir: &std::path::Path,
+    addr: SocketAddr,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let config = tabula_server::Config {
+        data_dir: data_dir.to_path_buf(),
+        dice_seed: Some(7),
+        ai_budget: Duration::from_millis(100),
+        ..tabula_server::Config::default()
+    };
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
+            addr_tx
+                .send(listener.local_addr().expect("addr"))
+                .expect("send");
+            let _ = tabula_server::run(listener, config, async {
+                let _ = stopped.await;
+            })
+            .await;
+        });
+    });
+    let addr = addr_rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("server up");
+    (addr, stop)
+}
+
+fn app(server: &Server, name: &str) -> Harness<'static, TabulaApp> {
+    let settings = Settings {
+        name: name.into(),
+        address: server.addr.to_string(),
+        ..Settings::default()
+    };
+    let app = TabulaApp::new(settings, || {});
+    Harness::builder()
+        .with_size([1200.0, 800.0])
+        .build_ui_state(|ui, app: &mut TabulaApp| app.frame(ui), app)
+}
+
+/// Steps frames, sleeping a little between them, until `cond` holds.
+fn wait_until(h: &mut Harness<'_, TabulaApp>, what: &str, cond: impl Fn(&TabulaApp) -> bool) {
+    for _ in 0..600 {
+        h.step();
+        if cond(h.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!(
+        "timed out waiting for {what}; toasts: {:?}",
+        h.state().toasts()
+    );
+}
+
+fn click_at(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    for pressed in [true, false] {
+        h.event(Event::PointerButton {
+            pos,
+            button: PointerButton::Primary,
+            pressed,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+}
+
+/// Steps until a widget with this label shows up, then clicks it.
+fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
+    for _ in 0..50 {
+        if h.query_by_label(label).is_some() {
+            h.get_by_label(label).click();
+            h.step();
+            return;
+        }
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    panic!("no widget labelled {label:?}");
+}
+
+fn connect(h: &mut Harness<'_, TabulaApp>) {
+    h.step();
+    click_label(h, "Connect");
+    wait_until(h, "welcome", |a| *a.connection() == ConnState::Connected);
+    wait_until(h, "lobby", |a| a.room().is_none());
+    h.step();
+}
+
+fn gomoku_moves(a: &TabulaApp) -> usize {
+    match a.room().and_then(|r| r.live.as_ref()) {
+        Some(LiveGame::Gomoku(g)) => g.moves().len(),
+        _ => 0,
+    }
+}
+
+fn create_gomoku_vs_ai(h: &mut Harness<'_, TabulaApp>) {
+    click_label(h, "Create room…");
+    click_label(h, "Gomoku");
+    click_label(h, "AI");
+    click_label(h, "Create");
+    wait_until(h, "the game to start", |a| {
+        a.room()
+            .and_then(|r| r.summary.as_ref())
+            .is_some_and(|s| s.status == RoomStatus::Playing)
+    });
+    h.step();
+}
+
+fn place(h: &mut Harness<'_, TabulaApp>, p: Point) {
+    let geo = h.state().gomoku_geometry.expect("board drawn");
+    click_at(h, geo.to_screen(p));
+}
+
+#[test]
+fn gomoku_against_the_ai() {
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    // Clicking an occupied point does nothing.
+    place(&mut h, Point::new(7, 7));
+    let free = [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
+        .into_iter()
+        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
+            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
+            _ => false,
+        })
+        .expect("a free point");
+    place(&mut h, free);
+    wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
+    let Some(LiveGame::Gomoku(g)) = h.state().room().and_then(|r| r.live.as_ref()) else {
+        panic!("no game");
+    };
+    assert_eq!(g.moves()[0], Point::new(7, 7));
+    assert_eq!(g.moves()[2], free);
+}
+
+fn bg_phase(a: &TabulaApp) -> Option<GamePhase> {
+    a.room().and_then(|r| r.backgammon()).map(|g| *g.phase())
+}
+
+fn click_loc(h: &mut Harness<'_, TabulaApp>, loc: Loc) {
+    let geo = h.state().bg_geometry.expect("board drawn");
+    let pos = match loc {
+        Loc::Point(n) => geo.checker_center(n, 0),
+        Loc::Bar => geo.bar_center(true, 0),
+        Loc::Off => geo.tray(true).center(),
+    };
+    click_at(h, pos);
+}
+
+/// Makes the first offered hop by clicking its checker, then its destination.
+fn click_first_hop(h: &mut Harness<'_, TabulaApp>) {
+    let option = h.state().turn().expect("our turn").options()[0];
+    let before = h.state().turn().expect("our turn").hops().len();
+    click_loc(h, Loc::from_number(option.from));
+    click_loc(h, Loc::from_number(option.to));
+    assert_eq!(
+        h.state().turn().expect("our turn").hops().len(),
+        before + 1,
+        "hop {option:?} was not made"
+    );
+}
+
+/// Makes the first offered hop by dragging its checker to its destination.
+fn drag_first_hop(h: &mut Harness<'_, TabulaApp>) {
+    let option = h.state().turn().expect("our turn").options()[0];
+    let before = h.state().turn().expect("our turn").hops().len();
+    let geo = h.state().bg_geometry.expect("board drawn");
+    let from = match Loc::from_number(option.from) {
+        Loc::Point(n) => geo.checker_center(n, 0),
+        _ => geo.bar_center(true, 0),
+    };
+    let to = match Loc::from_number(option.to) {
+        Loc::Point(n) => geo.checker_center(n, 0),
+        _ => geo.tray(true).center(),
+    };
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for t in [0.25, 0.5, 0.75, 1.0] {
+        h.hover_at(from + (to - from) * t);
+        h.step();
+    }
+    h.drop_at(to);
+    h.step();
+    assert_eq!(
+        h.state().turn().expect("our turn").hops().len(),
+        before + 1,
+        "drag {option:?} was not made"
+    );
+}
+
+#[test]
+fn backgammon_turn_by_clicks_with_undo() {
+    let server = start_server();
+    let mut h = app(&server, "Bea");
+    connect(&mut h);
+    click_label(&mut h, "Create room…");
+    click_label(&mut h, "Backgammon");
+    click_label(&mut h, "AI");
+    click_label(&mut h, "White");
+    click_label(&mut h, "Create");
+
+    // Wait for our turn to move; roll when asked.
+    for _ in 0..600 {
+        h.step();
+        let phase = bg_phase(h.state());
+        if matches!(
+            phase,
+            Some(GamePhase::Moving {
+                side: Side::White,
+                ..
+            })
+        ) && h.state().turn().is_some()
+            && !h.state().animating()
+        {
+            break;
+        }
+        if matches!(phase, Some(GamePhase::AwaitingRoll { side: Side::White }))
+            && !h.state().animating()
+            && let Some(roll) = h.query_by_label("Roll")
+        {
+            roll.click();
+        }
+        if let Some(take) = h.query_by_label("Take") {
+            take.click();
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(h.state().turn().is_some(), "never got to move");
+    let record_len = h
+        .state()
+        .room()
+        .and_then(|r| r.record.as_ref())
+        .map_or(0, |r| r.len());
+
+    click_first_hop(&mut h);
+    click_label(&mut h, "Undo");
+    assert!(h.state().turn().expect("turn").hops().is_empty());
+
+    drag_first_hop(&mut h);
+    for _ in 0..3 {
+        if h.state().turn().expect("turn").is_complete() {
+            break;
+        }
+        click_first_hop(&mut h);
+    }
+    assert!(h.state().turn().expect("turn").is_complete());
+    let play = h.state().turn().expect("turn").play();
+    click_label(&mut h, "Confirm");
+    wait_until(&mut h, "our play in the record", |a| {
+        a.room()
+            .and_then(|r| r.record.as_ref())
+            .is_some_and(|r| r.len() > record_len)
+    });
+    let room = h.state().room().expect("room");
+    let Some(tabula_shared::protocol::GameRecord::Backgammon { actions, .. }) = &room.record else {
+        panic!("no record");
+    };
+    let tabula_shared::protocol::BgAction::Play { side, play: sent } = &actions[record_len] else {
+        panic!("not a play: {:?}", actions[record_len]);
+    };
+    assert_eq!(*side, Side::White);
+    assert_eq!(sent.to_string(), play.to_string());
+}
+
+#[test]
+fn a_spectator_sees_the_moves() {
+    let server = start_server();
+    let mut player = app(&server, "Cy");
+    connect(&mut player);
+    create_gomoku_vs_ai(&mut player);
+
+    let mut watcher = app(&server, "Dee");
+    connect(&mut watcher);
+    wait_until(&mut watcher, "the room in the lobby", |a| {
+        a.lobby().count() == 1
+    });
+    watcher.step();
+    click_label(&mut watcher, "Watch");
+    wait_until(&mut watcher, "the snapshot", |a| {
+        a.room().is_some_and(|r| r.summary.is_some())
+    });
+    assert_eq!(
+        watcher.state().room().map(|r| r.role),
+        Some(Role::Spectator)
+    );
+
+    place(&mut player, Point::new(7, 7));
+    wait_until(&mut player, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    wait_until(&mut watcher, "both moves", |a| gomoku_moves(a) >= 2);
+    watcher.get_by_label("Flip board");
+    assert!(
+        watcher
+            .state()
+            .room()
+            .is_some_and(|r| r.summary.as_ref().is_some_and(|s| s.spectators == 1))
+    );
+}
+
+#[test]
+fn reconnects_and_rejoins_after_the_server_restarts() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let (addr, stop) = serve(tmp.path(), "127.0.0.1:0".parse().expect("addr"));
+    let settings = Settings {
+        name: "Eve".into(),
+        address: addr.to_string(),
+        ..Settings::default()
+    };
+    let mut h = Harness::builder()
+        .with_size([1200.0, 800.0])
+        .build_ui_state(
+            |ui, app: &mut TabulaApp| app.frame(ui),
+            TabulaApp::new(settings, || {}),
+        );
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+
+    drop(stop);
+    wait_until(&mut h, "the drop to be noticed", |a| {
+        matches!(a.connection(), ConnState::Retrying { .. })
+    });
+    // Same address, same data: the room and our seat come back.
+    let (_, _stop) = serve(tmp.path(), addr);
+    wait_until(&mut h, "the reconnect", |a| {
+        *a.connection() == ConnState::Connected
+    });
+    wait_until(&mut h, "the room again", |a| {
+        a.room().is_some_and(|r| r.summary.is_some()) && gomoku_moves(a) == 2
+    });
+    place(&mut h, Point::new(3, 3));
+    wait_until(&mut h, "play to go on", |a| gomoku_moves(a) >= 4);
+}
