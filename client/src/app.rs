@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 use egui::{Align2, Color32, Key, RichText, Ui};
-use tabula_shared::backgammon::{Board, GamePhase, Move, Play, Position, Side};
+use tabula_shared::backgammon::{Board, GamePhase, Move, Play, Position, ResignKind, Side};
 use tabula_shared::gomoku::{Phase, Point, Rule, Seat, Stone, Swap2Choice};
 use tabula_shared::protocol::{
     AiLevel, BgAction, ClientFrame, ClientMessage, ColourChoice, EndReason, GameKind, GameOptions,
@@ -1142,7 +1142,23 @@ impl TabulaApp {
         if player {
             let playing = summary.status == RoomStatus::Playing && !over;
             ui.horizontal_wrapped(|ui| {
-                if playing && ui.button("Resign").clicked() {
+                if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
+                    // Backgammon: concede a single game, a gammon or a backgammon.
+                    ui.menu_button("Resign", |ui| {
+                        for (label, kind) in [
+                            ("Resign a single game", ResignKind::Single),
+                            ("Resign a gammon", ResignKind::Gammon),
+                            ("Resign a backgammon", ResignKind::Backgammon),
+                        ] {
+                            if ui.button(label).clicked() {
+                                out.push(Command::Send(ClientMessage::Resign {
+                                    room_id: room.id.clone(),
+                                    kind: Some(kind),
+                                }));
+                            }
+                        }
+                    });
+                } else if playing && ui.button("Resign").clicked() {
                     out.push(Command::Send(ClientMessage::Resign {
                         room_id: room.id.clone(),
                         kind: None,
@@ -1175,6 +1191,13 @@ impl TabulaApp {
                     }));
                 }
             });
+            let mut muted = room.spectators_muted;
+            if ui.checkbox(&mut muted, "Mute spectator chat").changed() {
+                out.push(Command::Send(ClientMessage::MuteSpectators {
+                    room_id: room.id.clone(),
+                    muted,
+                }));
+            }
             if let Some(offer) = room.offer_to_answer() {
                 ui.group(|ui| {
                     ui.label(format!(
