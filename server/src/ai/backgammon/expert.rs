@@ -20,9 +20,9 @@ use super::nn::{self, Network, Probs};
 use super::play::Chooser;
 
 /// Plays re-scored at 1-ply.
-pub const ONE_PLY_CANDIDATES: usize = 6;
+pub const ONE_PLY_CANDIDATES: usize = 8;
 /// Only plays within this much 0-ply equity of the best are re-scored.
-pub const ONE_PLY_WINDOW: f32 = 0.16;
+pub const ONE_PLY_WINDOW: f32 = 0.2;
 /// Smallest budget for which the 1-ply look-ahead is used.
 pub const ONE_PLY_MIN_BUDGET: Duration = Duration::from_millis(20);
 
