@@ -23,32 +23,57 @@ pub const MAX_ROLLS: usize = 32;
 /// Checkers on points 1..=6 (index 0 = the 1-point).
 pub type Home = [u8; 6];
 
-fn binom(n: usize, k: usize) -> usize {
+const fn binom(n: usize, k: usize) -> usize {
     if k > n {
         return 0;
     }
     let mut r = 1usize;
-    for i in 0..k {
+    let mut i = 0;
+    while i < k {
         r = r * (n - i) / (i + 1);
+        i += 1;
     }
     r
 }
 
+/// `RANK[m][i][c]`: rank offset of putting `c` checkers on point `i + 1`
+/// when `m` checkers (of 15, counting the borne-off ones) are still to be
+/// placed on points `i + 1..=6` and "off".
+const RANK: [[[u32; 16]; 6]; 16] = {
+    let mut t = [[[0u32; 16]; 6]; 16];
+    let mut m = 0;
+    while m < 16 {
+        let mut i = 0;
+        while i < 6 {
+            let bins_after = 6 - i;
+            let mut acc = 0usize;
+            let mut c = 0;
+            while c < 16 {
+                t[m][i][c] = acc as u32;
+                if c < m + 1 {
+                    acc += binom(m - c + bins_after - 1, bins_after - 1);
+                }
+                c += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
 /// Index of `h` in the database (its rank among the compositions of 15 into
 /// the six points plus "off"). `None` for more than 15 checkers.
 pub fn index(h: &Home) -> Option<usize> {
-    let total: usize = h.iter().map(|&n| usize::from(n)).sum();
-    if total > 15 {
-        return None;
-    }
-    let mut rank = 0;
+    let mut rank = 0usize;
     let mut m = 15usize;
     for (i, &c) in h.iter().enumerate() {
-        let bins_after = 6 - i; // later points plus "off"
-        for v in 0..usize::from(c) {
-            rank += binom(m - v + bins_after - 1, bins_after - 1);
+        let c = usize::from(c);
+        if c > m {
+            return None;
         }
-        m -= usize::from(c);
+        rank += RANK[m][i][c] as usize;
+        m -= c;
     }
     Some(rank)
 }
@@ -92,57 +117,46 @@ fn is_empty(h: &Home) -> bool {
     h.iter().all(|&n| n == 0)
 }
 
-/// Every result of playing `dice` from `h` (one-sided, all checkers home).
-pub fn results(h: &Home, dice: Dice, out: &mut Vec<Home>) {
-    out.clear();
+/// Calls `f` with every result of playing `dice` from `h` (one-sided, all
+/// checkers home; results may repeat).
+pub fn for_each_result(h: &Home, dice: Dice, f: &mut dyn FnMut(&Home)) {
     let (a, b) = (usize::from(dice.a), usize::from(dice.b));
     if a == b {
-        fn rec(h: &Home, d: usize, left: u32, max_from: usize, out: &mut Vec<Home>) {
+        // Checkers are moved from non-increasing points: every distinct
+        // result is reached once or more, without permutations.
+        fn rec(h: &Home, d: usize, left: u32, max_from: usize, f: &mut dyn FnMut(&Home)) {
             if left == 0 || is_empty(h) {
-                out.push(*h);
+                f(h);
                 return;
             }
             let mut moved = false;
             for p in (1..=max_from).rev() {
                 if let Some(r) = step(h, p, d) {
                     moved = true;
-                    rec(&r, d, left - 1, p, out);
+                    rec(&r, d, left - 1, p, f);
                 }
             }
             if !moved {
-                out.push(*h);
+                f(h);
             }
         }
-        rec(h, a, 4, 6, out);
+        rec(h, a, 4, 6, f);
     } else {
         for (d1, d2) in [(a, b), (b, a)] {
-            let mut any = false;
             for p in 1..=6 {
-                if let Some(r) = step(h, p, d1) {
-                    any = true;
-                    if is_empty(&r) {
-                        out.push(r);
-                        continue;
-                    }
-                    let mut any2 = false;
-                    for q in 1..=6 {
-                        if let Some(r2) = step(&r, q, d2) {
-                            any2 = true;
-                            out.push(r2);
-                        }
-                    }
-                    if !any2 {
-                        out.push(r);
+                let Some(r) = step(h, p, d1) else { continue };
+                if is_empty(&r) {
+                    f(&r);
+                    continue;
+                }
+                for q in 1..=6 {
+                    if let Some(r2) = step(&r, q, d2) {
+                        f(&r2);
                     }
                 }
             }
-            if !any {
-                out.push(*h);
-            }
         }
     }
-    out.sort_unstable();
-    out.dedup();
 }
 
 /// The one-sided database (full or lazily filled).
@@ -160,23 +174,104 @@ impl BearoffDb {
         }
     }
 
-    /// The complete database.
+    /// The complete database, computed in order of increasing pip count so
+    /// that every successor is known when a position is computed. For each
+    /// position and die the best result of playing that die 1, 2 and 3 times
+    /// is remembered, so a roll's best play is found by one more step
+    /// (mixed rolls in both orders; doubles as one step plus three).
     pub fn full() -> BearoffDb {
         let mut db = BearoffDb::lazy();
-        // Enumerate every position; each computes its successors first.
+        let mut all: Vec<(u32, Home)> = Vec::with_capacity(N_POSITIONS);
         let mut h = [0u8; 6];
-        fn rec(db: &mut BearoffDb, h: &mut Home, i: usize, left: u8) {
+        fn rec(all: &mut Vec<(u32, Home)>, h: &mut Home, i: usize, left: u8) {
             if i == 6 {
-                db.get_mut(h);
+                let pips = h
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &n)| (k as u32 + 1) * u32::from(n))
+                    .sum();
+                all.push((pips, *h));
                 return;
             }
             for c in 0..=left {
                 h[i] = c;
-                rec(db, h, i + 1, left - c);
+                rec(all, h, i + 1, left - c);
             }
             h[i] = 0;
         }
-        rec(&mut db, &mut h, 0, 15);
+        rec(&mut all, &mut h, 0, 15);
+        all.sort_unstable();
+        // best[k][d - 1][i]: best position after playing die d k+1 times from i.
+        let mut best = vec![vec![vec![0u32; N_POSITIONS]; 6]; 3];
+        let mut succ = [[usize::MAX; 6]; 6];
+        for (_, h) in &all {
+            let Some(i) = index(h) else { continue };
+            for d in 1..=6 {
+                for p in 1..=6 {
+                    succ[d - 1][p - 1] =
+                        step(h, p, d).and_then(|r| index(&r)).unwrap_or(usize::MAX);
+                }
+            }
+            let mean = |j: usize| db.entries[j].mean;
+            // argmin over the successors with die d of f(successor).
+            let pick = |d: usize, f: &dyn Fn(usize) -> usize| -> Option<usize> {
+                let mut b: Option<usize> = None;
+                for &j in &succ[d - 1] {
+                    if j != usize::MAX {
+                        let c = f(j);
+                        if b.is_none_or(|x| mean(c) < mean(x)) {
+                            b = Some(c);
+                        }
+                    }
+                }
+                b
+            };
+            let e = if is_empty(h) {
+                Entry::DONE
+            } else {
+                let mut dist = [0f32; MAX_ROLLS];
+                for (dice, w) in Dice::ALL_21 {
+                    let (a, b2) = (usize::from(dice.a), usize::from(dice.b));
+                    let chosen = if a == b2 {
+                        pick(a, &|j| best[2][a - 1][j] as usize)
+                    } else {
+                        let x = pick(a, &|j| best[0][b2 - 1][j] as usize);
+                        let y = pick(b2, &|j| best[0][a - 1][j] as usize);
+                        match (x, y) {
+                            (Some(x), Some(y)) => Some(if mean(y) < mean(x) { y } else { x }),
+                            (x, y) => x.or(y),
+                        }
+                    };
+                    let s = chosen.map_or(Entry::DONE, |j| db.entries[j]);
+                    let p = f32::from(w) / 36.0;
+                    for n in 0..MAX_ROLLS {
+                        dist[(n + 1).min(MAX_ROLLS - 1)] += p * s.dist[n];
+                    }
+                }
+                let mean = dist.iter().enumerate().map(|(n, &p)| n as f32 * p).sum();
+                Entry { dist, mean }
+            };
+            let mut bk = [[i as u32; 6]; 3];
+            if !is_empty(h) {
+                for d in 1..=6 {
+                    for k in 0..3 {
+                        let chosen = if k == 0 {
+                            pick(d, &|j| j)
+                        } else {
+                            pick(d, &|j| best[k - 1][d - 1][j] as usize)
+                        };
+                        bk[k][d - 1] = chosen.unwrap_or(i) as u32;
+                    }
+                }
+            }
+            db.entries[i] = e;
+            db.known[i] = true;
+            for k in 0..3 {
+                for d in 0..6 {
+                    best[k][d][i] = bk[k][d];
+                }
+            }
+        }
         db
     }
 
@@ -186,6 +281,35 @@ impl BearoffDb {
         DB.get_or_init(BearoffDb::full)
     }
 
+    /// Computes the entry of `h` from its successors' (which must be known).
+    fn compute(&self, h: &Home) -> Entry {
+        if is_empty(h) {
+            return Entry::DONE;
+        }
+        let mut dist = [0f32; MAX_ROLLS];
+        for (dice, w) in Dice::ALL_21 {
+            let mut best = usize::MAX;
+            let mut best_mean = f32::INFINITY;
+            for_each_result(h, dice, &mut |r| {
+                if let Some(i) = index(r) {
+                    let m = self.entries[i].mean;
+                    if m < best_mean {
+                        best_mean = m;
+                        best = i;
+                    }
+                }
+            });
+            let succ = self.entries.get(best).copied().unwrap_or(Entry::DONE);
+            let p = f32::from(w) / 36.0;
+            for n in 0..MAX_ROLLS {
+                let to = (n + 1).min(MAX_ROLLS - 1);
+                dist[to] += p * succ.dist[n];
+            }
+        }
+        let mean = dist.iter().enumerate().map(|(n, &p)| n as f32 * p).sum();
+        Entry { dist, mean }
+    }
+
     /// The entry for `h`, computing it (and what it needs) if necessary.
     /// `None` for more than 15 checkers.
     pub fn get_mut(&mut self, h: &Home) -> Option<Entry> {
@@ -193,33 +317,18 @@ impl BearoffDb {
         if self.known[idx] {
             return Some(self.entries[idx]);
         }
-        let e = if is_empty(h) {
-            Entry::DONE
-        } else {
-            let mut dist = [0f32; MAX_ROLLS];
-            let mut buf = Vec::with_capacity(128);
-            for (dice, w) in Dice::ALL_21 {
-                results(h, dice, &mut buf);
-                let cands = std::mem::take(&mut buf);
-                let mut best: Option<Entry> = None;
-                for r in &cands {
-                    if let Some(e) = self.get_mut(r)
-                        && best.is_none_or(|b| e.mean < b.mean)
-                    {
-                        best = Some(e);
-                    }
-                }
-                buf = cands;
-                let best = best.unwrap_or(Entry::DONE);
-                let p = f32::from(w) / 36.0;
-                for n in 0..MAX_ROLLS {
-                    let to = (n + 1).min(MAX_ROLLS - 1);
-                    dist[to] += p * best.dist[n];
-                }
+        let mut succ = Vec::new();
+        for (dice, _) in Dice::ALL_21 {
+            for_each_result(h, dice, &mut |r| succ.push(*r));
+        }
+        succ.sort_unstable();
+        succ.dedup();
+        for r in &succ {
+            if r != h {
+                self.get_mut(r);
             }
-            let mean = dist.iter().enumerate().map(|(n, &p)| n as f32 * p).sum();
-            Entry { dist, mean }
-        };
+        }
+        let e = self.compute(h);
         self.entries[idx] = e;
         self.known[idx] = true;
         Some(e)

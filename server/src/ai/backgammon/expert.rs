@@ -20,9 +20,9 @@ use super::nn::{self, Network, Probs};
 use super::play::Chooser;
 
 /// Plays re-scored at 1-ply.
-pub const ONE_PLY_CANDIDATES: usize = 6;
+pub const ONE_PLY_CANDIDATES: usize = 8;
 /// Only plays within this much 0-ply equity of the best are re-scored.
-pub const ONE_PLY_WINDOW: f32 = 0.16;
+pub const ONE_PLY_WINDOW: f32 = 0.2;
 /// Smallest budget for which the 1-ply look-ahead is used.
 pub const ONE_PLY_MIN_BUDGET: Duration = Duration::from_millis(20);
 
@@ -46,28 +46,53 @@ impl<'a> Expert<'a> {
 
     /// Consistent probabilities for the side on roll of `pos`.
     pub fn probs_on_roll(&self, pos: &Position) -> Probs {
-        if let Some(r) = pos.game_result() {
+        if let Some(t) = nn::terminal(pos) {
             // Cannot normally happen for a side on roll; value it exactly.
-            let t = nn::terminal(pos).unwrap_or([0.5, 0.0, 0.0, 0.0, 0.0]);
-            let _ = r;
             return t;
         }
-        let mut p = nn::sanitize(&self.net.eval(pos));
+        let p = nn::sanitize(&self.net.eval(pos));
         if self.use_bearoff
             && bearoff::homes(pos).is_some()
             && let Some(w) = BearoffDb::global().race_win(pos)
         {
-            {
-                let gw = if pos.o_off() > 0 { 0.0 } else { p[1].min(w) };
-                let gl = if pos.x_off() > 0 {
-                    0.0
-                } else {
-                    p[3].min(1.0 - w)
-                };
-                p = [w, gw, 0.0, gl, 0.0];
-            }
+            // Both sides home: exact race odds; no backgammons, and no
+            // gammon for a side whose opponent has borne off.
+            let gw = if pos.o_off() > 0 { 0.0 } else { p[1].min(w) };
+            let gl = if pos.x_off() > 0 {
+                0.0
+            } else {
+                p[3].min(1.0 - w)
+            };
+            return [w, gw, 0.0, gl, 0.0];
         }
         p
+    }
+
+    /// Probabilities for the side on roll of `pos` before it rolls, looked
+    /// ahead one roll: the average over its 21 rolls of the value after its
+    /// best 0-ply play (used for cube decisions).
+    pub fn probs_before_roll(&self, pos: &Position) -> Probs {
+        if let Some(t) = nn::terminal(pos) {
+            return t;
+        }
+        let mut buf = Vec::with_capacity(64);
+        let mut acc = [0f32; 5];
+        for (dice, w) in Dice::ALL_21 {
+            pos.legal_positions_into(dice, false, &mut buf);
+            let mut best: Option<(f32, Probs)> = None;
+            for r in &buf {
+                let v = self.value_after(r);
+                let e = nn::equity(&v);
+                if best.is_none_or(|(b, _)| e > b) {
+                    best = Some((e, v));
+                }
+            }
+            let v = best.map_or_else(|| self.probs_on_roll(pos), |(_, v)| v);
+            for k in 0..5 {
+                acc[k] += f32::from(w) * v[k];
+            }
+        }
+        nn::sanitize(&acc.map(|a| a / 36.0))
     }
 
     /// Probabilities for the mover of `after` (a result of its play).

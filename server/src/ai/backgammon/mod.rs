@@ -11,8 +11,10 @@
 //!   ([`nn`], `bg-train td`), 0-ply plus a 1-ply look-ahead over the best
 //!   few plays when the budget allows, a one-sided bear-off database
 //!   ([`bearoff`]) in home-board races, and cube decisions from its
-//!   probabilities ([`cube`]: Janowski cubeful equity for money, the
-//!   Kazaross XG2 match equity table [`met`] for matches).
+//!   probabilities before the roll (averaged over the 21 rolls of its best
+//!   0-ply play; [`cube`]: Janowski cubeful equity for money, the Kazaross
+//!   XG2 match equity table [`met`] for matches). Plays are chosen by
+//!   cubeless money equity, also in match play.
 //!
 //! The Expert's weights are compiled in (`server/data/bg-expert-v1.bin`
 //! through `include_bytes!`) and checked (magic, version, shape, checksum)
@@ -208,7 +210,7 @@ fn wants_double(level: Level, m: &BgMatch, side: Side) -> bool {
         let (me, opp) = pos.pip_count();
         return cube::race_rule(me, opp, m.cube().owner == Some(side)).0;
     };
-    let p = x.probs_on_roll(&pos);
+    let p = x.probs_before_roll(&pos);
     match match_state(m, side) {
         None => cube::money_should_double(&p, owner_for(m, side), m.config().jacoby),
         Some(ms) => ms.should_double(&p),
@@ -229,7 +231,7 @@ fn wants_take(level: Level, m: &BgMatch, side: Side) -> bool {
         let (dp, tp) = pos.pip_count();
         return cube::race_rule(dp, tp, false).1;
     };
-    let p = x.probs_on_roll(&pos);
+    let p = x.probs_before_roll(&pos);
     match match_state(m, doubler) {
         None => cube::money_should_take(&p),
         Some(ms) => ms.should_take(&p),
