@@ -915,12 +915,20 @@ impl TabulaApp {
                 });
                 ui.horizontal(|ui| {
                     ui.label("Colour");
-                    let (a, b) = match f.game {
-                        GameKind::Gomoku => ("Black (first)", "White"),
-                        GameKind::Backgammon => ("White", "Black"),
+                    // The first seat's colour comes first: black in Gomoku, white in Backgammon.
+                    let choices = match f.game {
+                        GameKind::Gomoku => [
+                            (ColourChoice::Black, "Black (first)"),
+                            (ColourChoice::White, "White"),
+                        ],
+                        GameKind::Backgammon => [
+                            (ColourChoice::White, "White"),
+                            (ColourChoice::Black, "Black"),
+                        ],
                     };
-                    ui.radio_value(&mut f.colour, ColourChoice::Black, a);
-                    ui.radio_value(&mut f.colour, ColourChoice::White, b);
+                    for (colour, label) in choices {
+                        ui.radio_value(&mut f.colour, colour, label);
+                    }
                     ui.radio_value(&mut f.colour, ColourChoice::Random, "Random");
                 });
                 ui.horizontal(|ui| {

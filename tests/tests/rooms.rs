@@ -222,7 +222,10 @@ async fn running_out_of_time_loses() {
     let (room, _) = ada.create(options).await;
     bob.join(&room, "player").await;
     let started = ada.event("game_started").await;
-    assert_eq!(started["event"]["clock"]["remaining_ms"], json!([1000, 1000]));
+    assert_eq!(
+        started["event"]["clock"]["remaining_ms"],
+        json!([1000, 1000])
+    );
     // Black never moves.
     let over = bob.event("game_over").await;
     assert_eq!(over["event"]["result"]["reason"], "timeout");
@@ -235,11 +238,22 @@ async fn takeback_against_the_ai_is_granted_at_once() {
     let server = TestServer::start().await;
     let mut ada = server.client("Ada").await;
     let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "ai", "level": "beginner"}), "black"))
+        .create(gomoku_options(
+            json!({"kind": "ai", "level": "beginner"}),
+            "black",
+        ))
         .await;
-    assert_eq!(ada.act(&room, json!({"kind": "place", "point": point(7, 7)})).await["type"], "ok");
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "ok"
+    );
     ada.action_where(|a| a["seat"] == "second").await;
-    assert_eq!(ada.request(json!({"type": "request_takeback", "room_id": room})).await["type"], "ok");
+    assert_eq!(
+        ada.request(json!({"type": "request_takeback", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
     let back = ada.event("took_back").await;
     assert_eq!(back["event"]["count"], 2);
     let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
