@@ -23,6 +23,17 @@ use tokio::sync::{Semaphore, oneshot, watch};
 pub use config::Config;
 pub use store::{StoreError, read_finished_games};
 
+/// Why the server could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The data directory or database could not be opened.
+    #[error("store: {0}")]
+    Store(#[from] StoreError),
+    /// The Backgammon Expert's embedded network weights failed their check.
+    #[error("backgammon expert weights: {0}")]
+    Weights(String),
+}
+
 use crate::registry::Shared;
 use crate::room::RoomCommand;
 
@@ -30,12 +41,15 @@ use crate::room::RoomCommand;
 /// accepting, saves every room, tells every client, and returns.
 ///
 /// # Errors
-/// When the data directory or database cannot be opened.
+/// When the data directory or database cannot be opened, or the embedded AI
+/// weights fail their check (the server never runs a weaker AI under the
+/// Expert's name).
 pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future,
-) -> Result<(), StoreError> {
+) -> Result<(), ServerError> {
+    ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
     let (store, loaded) = store::Store::open(&config.data_dir)?;
     let shared = Arc::new(Shared::new(config, store, loaded.players));
     let mut restored = 0;

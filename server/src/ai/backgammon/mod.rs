@@ -18,8 +18,10 @@
 //!
 //! The Expert's weights are compiled in (`server/data/bg-expert-v1.bin`
 //! through `include_bytes!`) and checked (magic, version, shape, checksum)
-//! at first use. The tests check that the embedded file loads; should it
-//! ever fail, the error is logged and the Expert plays as Intermediate.
+//! at first use. The tests check that the embedded file loads, and
+//! `tabula_server::run` checks it before serving: a server whose weights
+//! fail the check refuses to start with a clear error rather than play a
+//! weaker AI under the Expert's name.
 //! Binaries can load another file with [`nn::Network::load`], which
 //! reports a missing or corrupt file as an error.
 //!
