@@ -53,8 +53,8 @@ pub async fn run(
     let (store, loaded) = store::Store::open(&config.data_dir)?;
     let shared = Arc::new(Shared::new(config, store, loaded.players));
     let mut restored = 0;
-    for (id, state) in &loaded.rooms {
-        match room::restore(&shared, state) {
+    for (id, state, appended) in &loaded.rooms {
+        match room::restore(&shared, state, appended) {
             Ok(_) => restored += 1,
             Err(e) => tracing::error!(room = %id, error = %e, "could not restore a room"),
         }

@@ -27,7 +27,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use crate::ai;
 use crate::connection::Outbound;
 use crate::registry::{Identity, Shared};
-use crate::store::FinishedGame;
+use crate::store::{AppendedAction, FinishedGame};
 
 /// A connection's id.
 pub type ConnId = u64;
@@ -345,9 +345,35 @@ pub fn create(
     Ok(id)
 }
 
-/// Brings back a room saved before a restart.
-pub fn restore(shared: &Arc<Shared>, state: &str) -> Result<RoomId, String> {
-    let saved: SavedRoom = serde_json::from_str(state).map_err(|e| e.to_string())?;
+/// Brings back a room saved before a restart: its last full state plus the
+/// actions appended since.
+pub fn restore(
+    shared: &Arc<Shared>,
+    state: &str,
+    appended: &[AppendedAction],
+) -> Result<RoomId, String> {
+    let mut saved: SavedRoom = serde_json::from_str(state).map_err(|e| e.to_string())?;
+    for a in appended {
+        if a.index as usize != saved.record.len() {
+            continue;
+        }
+        let action: ActionRecord = serde_json::from_str(&a.action).map_err(|e| e.to_string())?;
+        match (&mut saved.record, action) {
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(x)) => actions.push(x),
+            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(x)) => {
+                actions.push(x)
+            }
+            _ => return Err("appended action is for the other game".into()),
+        }
+        saved.seq = a.seq;
+        if let (Some(clock), Ok(Some(state))) = (
+            &mut saved.clock,
+            serde_json::from_str::<Option<ClockState>>(&a.clock),
+        ) {
+            clock.remaining_ms = state.remaining_ms;
+            clock.running = state.running;
+        }
+    }
     let live = saved.record.replay().map_err(|e| e.to_string())?;
     let rng = room_rng(shared, &format!("{}:{}", saved.id, saved.record.len()));
     let id = saved.id.clone();
@@ -958,11 +984,21 @@ impl Room {
             clock.start(next);
         }
         let clock = self.clock.as_ref().map(Clock::view);
-        self.seq_save_and_emit(RoomEvent::Action {
+        // Saved (as one small row) before it is broadcast.
+        let appended = AppendedAction {
+            room_id: self.id.clone(),
+            index: (self.record.len() - 1) as u64,
+            action: serde_json::to_string(&entry).unwrap_or_default(),
+            seq: self.seq + 1,
+            clock: serde_json::to_string(&clock).unwrap_or_default(),
+        };
+        if let Err(e) = self.shared.store.append_action(appended).await {
+            tracing::error!(room = %self.id, error = %e, "saving an action failed");
+        }
+        self.emit(RoomEvent::Action {
             action: entry,
             clock,
-        })
-        .await;
+        });
         Ok(())
     }
 
@@ -994,7 +1030,9 @@ impl Room {
             self.game_started = true;
             let record = self.record.clone();
             let clock = self.clock.as_ref().map(Clock::view);
-            self.emit(RoomEvent::GameStarted { record, clock });
+            // The full state is saved now; moves are appended to it.
+            self.seq_save_and_emit(RoomEvent::GameStarted { record, clock })
+                .await;
         }
         if self.game_started {
             for _ in 0..64 {

@@ -39,6 +39,22 @@ pub struct PlayerRow {
     pub name: String,
 }
 
+/// One game action of a running room, saved on its own so that a move costs
+/// a small insert instead of rewriting the room.
+#[derive(Debug, Clone)]
+pub struct AppendedAction {
+    /// The room.
+    pub room_id: String,
+    /// The action's index in the room's record.
+    pub index: u64,
+    /// The action, JSON.
+    pub action: String,
+    /// The room's event number after this action.
+    pub seq: u64,
+    /// The clock after this action, JSON (`null` without a clock).
+    pub clock: String,
+}
+
 /// A finished game, as kept for history and export.
 #[derive(Debug, Clone)]
 pub struct FinishedGame {
@@ -64,8 +80,15 @@ pub struct FinishedGame {
 
 enum Write {
     Player(PlayerRow),
-    Room { id: String, state: String },
-    DeleteRoom { id: String },
+    Room {
+        id: String,
+        state: String,
+    },
+    /// One action appended to a running room since its last full save.
+    Action(Box<AppendedAction>),
+    DeleteRoom {
+        id: String,
+    },
     Game(Box<FinishedGame>),
 }
 
@@ -90,6 +113,14 @@ CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     state TEXT NOT NULL,
     updated_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS room_actions (
+    room_id TEXT NOT NULL,
+    idx INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    clock TEXT NOT NULL,
+    PRIMARY KEY (room_id, idx)
 );
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -118,8 +149,8 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
 pub struct Loaded {
     /// Every known player.
     pub players: Vec<PlayerRow>,
-    /// Every saved room: (id, state JSON).
-    pub rooms: Vec<(String, String)>,
+    /// Every saved room: (id, state JSON, actions appended since, in order).
+    pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
 }
 
 impl Store {
@@ -164,6 +195,11 @@ impl Store {
         self.write(Write::Room { id, state }).await
     }
 
+    /// Saves one action of a running room (cheaper than [`Store::save_room`]).
+    pub async fn append_action(&self, action: AppendedAction) -> Result<(), StoreError> {
+        self.write(Write::Action(Box::new(action))).await
+    }
+
     /// Forgets a closed room.
     pub async fn delete_room(&self, id: String) -> Result<(), StoreError> {
         self.write(Write::DeleteRoom { id }).await
@@ -190,9 +226,24 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
     }
     let mut rooms = Vec::new();
     let mut stmt = conn.prepare("SELECT id, state FROM rooms")?;
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+    let mut actions = conn.prepare(
+        "SELECT idx, action, seq, clock FROM room_actions WHERE room_id = ?1 ORDER BY idx",
+    )?;
     for row in rows {
-        rooms.push(row?);
+        let (id, state) = row?;
+        let appended = actions
+            .query_map(params![id], |r| {
+                Ok(AppendedAction {
+                    room_id: id.clone(),
+                    index: r.get::<_, i64>(0)? as u64,
+                    action: r.get(1)?,
+                    seq: r.get::<_, i64>(2)? as u64,
+                    clock: r.get(3)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        rooms.push((id, state, appended));
     }
     Ok(Loaded { players, rooms })
 }
@@ -219,9 +270,27 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                  ON CONFLICT(id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
             )?
             .execute(params![id, state, now_ms()])?;
+            // The full state holds every action so far.
+            conn.prepare_cached("DELETE FROM room_actions WHERE room_id = ?1")?
+                .execute(params![id])?;
+        }
+        Write::Action(a) => {
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO room_actions (room_id, idx, action, seq, clock)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                a.room_id,
+                a.index as i64,
+                a.action,
+                a.seq as i64,
+                a.clock
+            ])?;
         }
         Write::DeleteRoom { id } => {
             conn.prepare_cached("DELETE FROM rooms WHERE id = ?1")?
+                .execute(params![id])?;
+            conn.prepare_cached("DELETE FROM room_actions WHERE room_id = ?1")?
                 .execute(params![id])?;
         }
         Write::Game(g) => {

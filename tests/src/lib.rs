@@ -84,6 +84,18 @@ impl TestServer {
         }
     }
 
+    /// Ada (black, first seat) and Bob (white) in a fresh PvP Gomoku room
+    /// whose game has started: (ada, bob, room id).
+    pub async fn pvp_gomoku(&self) -> (Client, Client, String) {
+        let mut ada = self.client("Ada").await;
+        let mut bob = self.client("Bob").await;
+        let (room, _) = ada
+            .create(gomoku_options(json!({"kind": "human"}), "black"))
+            .await;
+        bob.join(&room, "player").await;
+        (ada, bob, room)
+    }
+
     /// A connected client that has said hello.
     pub async fn client(&self, name: &str) -> Client {
         let mut client = Client::connect(self.addr).await;

@@ -101,13 +101,8 @@ async fn oversized_frame_closes_with_1009() {
 #[tokio::test]
 async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
     let server = TestServer::start().await;
-    let mut ada = server.client("Ada").await;
-    let mut bob = server.client("Bob").await;
+    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
     let mut eve = server.client("Eve").await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
     eve.join(&room, "spectator").await;
     ada.event("game_started").await;
 
@@ -174,12 +169,7 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
     };
     let server = TestServer::start_with(config).await;
     // Fast but legitimate: a whole game's worth of moves back to back.
-    let mut ada = server.client("Ada").await;
-    let mut bob = server.client("Bob").await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
+    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
     for i in 0..10u8 {
         // No five: alternate rows.
         let r = ada

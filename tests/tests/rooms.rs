@@ -100,13 +100,8 @@ async fn private_rooms_are_unlisted_and_joined_by_code() {
 #[tokio::test]
 async fn takeback_draw_chat_mute_and_rematch() {
     let server = TestServer::start().await;
-    let mut ada = server.client("Ada").await;
-    let mut bob = server.client("Bob").await;
+    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
     let mut eve = server.client("Eve").await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
     eve.join(&room, "spectator").await;
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
