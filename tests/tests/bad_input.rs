@@ -2,7 +2,7 @@
 //! and the game carry on.
 
 use serde_json::json;
-use tabula_tests::{Client, TestServer, gomoku_options, point};
+use tabula_tests::{Client, TestServer, point};
 use tokio_tungstenite::tungstenite::Message;
 
 #[tokio::test]
