@@ -59,7 +59,7 @@ async fn reconnecting_mid_game_resumes_with_the_missed_events() {
 #[tokio::test]
 async fn after_the_grace_period_the_present_player_may_claim_the_win() {
     let server = TestServer::start().await;
-    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
+    let (mut ada, bob, room) = server.pvp_gomoku().await;
     ada.event("game_started").await;
     bob.close().await;
     ada.event("player_disconnected").await;
@@ -82,7 +82,7 @@ async fn after_the_grace_period_the_present_player_may_claim_the_win() {
 async fn graceful_shutdown_tells_clients_and_keeps_the_game() {
     let dir = tempfile::tempdir().expect("dir");
     let server = TestServer::start_with(tabula_tests::test_config(dir.path())).await;
-    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
+    let (mut ada, _bob, room) = server.pvp_gomoku().await;
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
