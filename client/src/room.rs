@@ -73,13 +73,7 @@ pub fn seat_index(seat: Seat) -> usize {
     }
 }
 
-/// The Backgammon side of a seat: first is White.
-pub fn side_of(seat: Seat) -> Side {
-    match seat {
-        Seat::First => Side::White,
-        Seat::Second => Side::Black,
-    }
-}
+pub use tabula_shared::protocol::side_of;
 
 impl Room {
     /// A room we just joined; the snapshot follows.
@@ -377,10 +371,7 @@ impl Room {
         }
         match &self.live {
             Some(LiveGame::Gomoku(g)) => g.to_act(),
-            Some(LiveGame::Backgammon(g)) => g.to_act().map(|s| match s {
-                Side::White => Seat::First,
-                Side::Black => Seat::Second,
-            }),
+            Some(LiveGame::Backgammon(g)) => g.to_act().map(tabula_shared::protocol::seat_of),
             None => None,
         }
     }

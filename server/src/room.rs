@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
-use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
+use tabula_shared::backgammon::{GamePhase, ResignKind};
 use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
 use tabula_shared::protocol::{
     ActionRecord, AiLevel, BgAction, ChatLine, ClientMessage, ClockState, ColourChoice, EndReason,
@@ -20,6 +20,7 @@ use tabula_shared::protocol::{
     PlayerAction, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot, RoomStatus,
     RoomSummary, SeatInfo, ServerFrame, ServerMessage,
 };
+use tabula_shared::protocol::{seat_of, side_of};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -192,20 +193,6 @@ fn idx(seat: Seat) -> usize {
     match seat {
         Seat::First => 0,
         Seat::Second => 1,
-    }
-}
-
-fn seat_of_side(side: Side) -> Seat {
-    match side {
-        Side::White => Seat::First,
-        Side::Black => Seat::Second,
-    }
-}
-
-fn side_of_seat(seat: Seat) -> Side {
-    match seat {
-        Seat::First => Side::White,
-        Seat::Second => Side::Black,
     }
 }
 
@@ -572,17 +559,11 @@ impl Room {
         }
         match &self.live {
             LiveGame::Gomoku(game) => game.to_act(),
-            LiveGame::Backgammon(game) => match game.phase() {
-                GamePhase::AwaitingRoll { side } | GamePhase::Moving { side, .. } => {
-                    Some(seat_of_side(*side))
-                }
-                GamePhase::CubeOffered { by } => Some(seat_of_side(*by).other()),
-                _ => None,
-            },
+            LiveGame::Backgammon(game) => game.to_act().map(seat_of),
         }
     }
 
-    fn seat_of(&self, player_id: &str) -> Option<Seat> {
+    fn seat_of_player(&self, player_id: &str) -> Option<Seat> {
         [Seat::First, Seat::Second].into_iter().find(|s| {
             self.seats[idx(*s)]
                 .as_ref()
@@ -742,7 +723,7 @@ impl Room {
         let player_id = caller.identity.id.clone();
         let mut seat = None;
         if role == Role::Player {
-            if let Some(own) = self.seat_of(&player_id) {
+            if let Some(own) = self.seat_of_player(&player_id) {
                 seat = Some(own);
             } else if self.result.is_none()
                 && let Some(free) = [Seat::First, Seat::Second]
@@ -922,7 +903,7 @@ impl Room {
         if self.to_act() != Some(seat) {
             return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
         }
-        let side = side_of_seat(seat);
+        let side = side_of(seat);
         let entry = match (&self.live, action) {
             (LiveGame::Gomoku(_), PlayerAction::Place { point }) => {
                 ActionRecord::Gomoku(GomokuAction::Place { seat, point })
@@ -1093,7 +1074,7 @@ impl Room {
                         return self.commit(entry, None).await.is_ok();
                     }
                     GamePhase::MatchOver { winner } => Some(GameResult {
-                        winner: Some(seat_of_side(*winner)),
+                        winner: Some(seat_of(*winner)),
                         reason,
                         line: Vec::new(),
                         score: Some(game.score()),
@@ -1101,7 +1082,7 @@ impl Room {
                     GamePhase::GameOver { winner, .. } => {
                         if game.config().length == 0 {
                             Some(GameResult {
-                                winner: Some(seat_of_side(*winner)),
+                                winner: Some(seat_of(*winner)),
                                 reason,
                                 line: Vec::new(),
                                 score: Some(game.score()),
@@ -1176,7 +1157,7 @@ impl Room {
             LiveGame::Backgammon(_) => {
                 let value = kind.unwrap_or(ResignKind::Single);
                 let entry = ActionRecord::Backgammon(BgAction::Resign {
-                    side: side_of_seat(seat),
+                    side: side_of(seat),
                     value,
                 });
                 self.commit(entry, None).await?;
@@ -1219,7 +1200,7 @@ impl Room {
                 }
             }),
             GameRecord::Backgammon { actions, .. } => {
-                let side = side_of_seat(seat);
+                let side = side_of(seat);
                 let game_start = actions
                     .iter()
                     .rposition(|a| matches!(a, BgAction::NextGame))

@@ -1034,6 +1034,22 @@ impl ServerMessage {
     }
 }
 
+/// The Backgammon side of a seat: the first seat plays White.
+pub fn side_of(seat: Seat) -> Side {
+    match seat {
+        Seat::First => Side::White,
+        Seat::Second => Side::Black,
+    }
+}
+
+/// The seat that plays a Backgammon side.
+pub fn seat_of(side: Side) -> Seat {
+    match side {
+        Side::White => Seat::First,
+        Side::Black => Seat::Second,
+    }
+}
+
 /// Checks and trims a display name: 1 to 24 characters, no control characters.
 ///
 /// # Errors

@@ -51,10 +51,7 @@ pub fn choose(
             gomoku::Decision::Choose(choice) => PlayerAction::Choose { choice },
         }),
         LiveGame::Backgammon(m) => {
-            let side = match seat {
-                Seat::First => tabula_shared::backgammon::Side::White,
-                Seat::Second => tabula_shared::backgammon::Side::Black,
-            };
+            let side = tabula_shared::protocol::side_of(seat);
             backgammon::choose(level, m, side, budget, seed).map(|d| match d {
                 backgammon::Decision::Roll => PlayerAction::Roll,
                 backgammon::Decision::Double => PlayerAction::Double,
