@@ -459,7 +459,11 @@ impl Handler {
     fn disconnected(&mut self) {
         for room_id in self.rooms.drain() {
             if let Some(handle) = self.shared.room(&room_id) {
-                let _ = handle.try_send(RoomCommand::Disconnected { conn: self.id });
+                // Waits for room in a busy queue: a lost notice would leave the seat "connected".
+                let conn = self.id;
+                tokio::spawn(async move {
+                    let _ = handle.send(RoomCommand::Disconnected { conn }).await;
+                });
             }
         }
     }
