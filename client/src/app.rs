@@ -358,6 +358,11 @@ impl TabulaApp {
             }
             ServerMessage::Shutdown { message } => self.toast(message),
             ServerMessage::Ok | ServerMessage::Pong => {}
+            // Accounts, history and leaderboards have no screens yet.
+            ServerMessage::Registered { .. }
+            | ServerMessage::GameList { .. }
+            | ServerMessage::Game { .. }
+            | ServerMessage::Leaderboard { .. } => {}
         }
     }
 

@@ -231,6 +231,7 @@ async fn session(
             name: target.name.clone(),
             token: token.clone(),
             password: target.password.clone().filter(|p| !p.is_empty()),
+            account_password: None,
         },
     };
     if let Err(e) = sink.send(Message::Text(encode(&hello).into())).await {

@@ -228,7 +228,7 @@ impl Room {
                 }
                 updates.push(RoomUpdate::Notice(format!("{count} move(s) taken back")));
             }
-            RoomEvent::GameOver { result } => {
+            RoomEvent::GameOver { result, .. } => {
                 self.result = Some(result);
                 self.offers.clear();
                 if let Some(s) = &mut self.summary {
@@ -449,6 +449,7 @@ mod tests {
             time_control: None,
             private: false,
             takebacks: true,
+            rated: false,
         };
         RoomSnapshot {
             summary: RoomSummary {

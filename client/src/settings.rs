@@ -142,6 +142,7 @@ impl CreateForm {
             }),
             private: self.private,
             takebacks: true,
+            rated: false,
         }
     }
 }

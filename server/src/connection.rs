@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
 use tabula_shared::protocol::{
-    ClientFrame, ClientMessage, ErrorCode, PROTOCOL_VERSION, Role, RoomId, ServerFrame,
-    ServerMessage, validate_name,
+    AiLevel, AiRating, ClientFrame, ClientMessage, ErrorCode, PROTOCOL_VERSION, Role, RoomId,
+    ServerFrame, ServerMessage, validate_name,
 };
 use tokio::net::TcpStream;
 use tokio::sync::{broadcast, mpsc, watch};
@@ -20,9 +20,11 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
-use crate::registry::{Identity, Shared};
+use crate::accounts;
+use crate::registry::{Account, Failures, Identity, Shared};
 use crate::room::{self, Caller, RoomCommand};
 use crate::store::PlayerRow;
+use crate::store::{AccountRow, StoreError};
 
 /// What rooms send a connection.
 #[derive(Debug, Clone)]
@@ -92,6 +94,7 @@ struct Handler {
     rooms: HashSet<RoomId>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
     limit: RateLimit,
+    sign_in_failures: Failures,
 }
 
 /// What the read side asks the loop to do next.
@@ -119,6 +122,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
         identity: None,
         rooms: HashSet::new(),
         lobby: None,
+        sign_in_failures: Failures::new(),
     };
     let mut ws: WebSocketStream<TcpStream> = ws;
     let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
@@ -131,7 +135,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
             frame = ws.next() => {
                 last_heard = Instant::now();
                 match frame {
-                    Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()),
+                    Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => {
                         handler.reply(None, ServerMessage::error(ErrorCode::BadJson, "binary frames are not accepted; send JSON text"));
                         Next::Continue
@@ -228,7 +232,7 @@ impl Handler {
         let _ = self.tx.try_send(Outbound::Text(frame.encode().into()));
     }
 
-    fn on_text(&mut self, text: &str) -> Next {
+    async fn on_text(&mut self, text: &str) -> Next {
         if !self.limit.allow() {
             if self.limit.strikes > self.shared.config.rate_strikes {
                 return Next::Close(CloseCode::Policy, "too many requests".into());
@@ -251,16 +255,16 @@ impl Handler {
                 return Next::Continue;
             }
         };
-        self.on_message(frame);
+        self.on_message(frame).await;
         Next::Continue
     }
 
-    fn on_message(&mut self, frame: ClientFrame) {
+    async fn on_message(&mut self, frame: ClientFrame) {
         let rid = frame.request_id;
         let message = frame.message;
         let identity = match (&self.identity, &message) {
             (None, ClientMessage::Hello { .. }) => {
-                self.hello(rid, message);
+                self.hello(rid, message).await;
                 return;
             }
             (_, ClientMessage::Ping) => {
@@ -294,6 +298,59 @@ impl Handler {
             ClientMessage::UnwatchLobby => {
                 self.lobby = None;
                 self.reply(rid, ServerMessage::Ok);
+            }
+            ClientMessage::Register { password } => self.register(rid, identity, password).await,
+            ClientMessage::ListGames { offset, limit } => {
+                if !(1..=100).contains(&limit) {
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::BadRequest, "limit must be 1 to 100"),
+                    );
+                    return;
+                }
+                let store = self.shared.store.clone();
+                self.answer_later(rid, async move {
+                    let (total, games) =
+                        store.list_games(identity.id.clone(), offset, limit).await?;
+                    Ok(ServerMessage::GameList {
+                        offset,
+                        total,
+                        games,
+                    })
+                });
+            }
+            ClientMessage::GetGame { game_id } => {
+                let store = self.shared.store.clone();
+                self.answer_later(rid, async move {
+                    Ok(match store.game(game_id.clone()).await? {
+                        Some(game) => ServerMessage::Game {
+                            game: Box::new(game),
+                        },
+                        None => ServerMessage::error(
+                            ErrorCode::UnknownGame,
+                            format!("no finished game has the id {game_id:?}"),
+                        ),
+                    })
+                });
+            }
+            ClientMessage::GetLeaderboard { game, period } => {
+                let store = self.shared.store.clone();
+                self.answer_later(rid, async move {
+                    let entries = store.leaderboard(game, period, now_ms()).await?;
+                    let ai = AiLevel::ALL
+                        .iter()
+                        .map(|&level| AiRating {
+                            level,
+                            rating: crate::ai::published_rating(game, level),
+                        })
+                        .collect();
+                    Ok(ServerMessage::Leaderboard {
+                        game,
+                        period,
+                        entries,
+                        ai,
+                    })
+                });
             }
             ClientMessage::CreateRoom { options } => {
                 match room::create(&self.shared, &identity, options) {
@@ -372,12 +429,147 @@ impl Handler {
         }
     }
 
-    fn hello(&mut self, rid: Option<u64>, message: ClientMessage) {
+    /// Runs a store query off this connection's loop and sends its answer
+    /// (or an `internal` error) when it is ready.
+    fn answer_later(
+        &self,
+        request_id: Option<u64>,
+        answer: impl Future<Output = Result<ServerMessage, StoreError>> + Send + 'static,
+    ) {
+        let tx = self.tx.clone();
+        tokio::spawn(async move {
+            let message = answer.await.unwrap_or_else(|e| {
+                tracing::error!(error = %e, "a store read failed");
+                ServerMessage::error(
+                    ErrorCode::Internal,
+                    "the server could not read its database",
+                )
+            });
+            let frame = ServerFrame {
+                request_id,
+                message,
+            };
+            let _ = tx.send(Outbound::Text(frame.encode().into())).await;
+        });
+    }
+
+    /// `register`: the current name becomes an account with this password.
+    async fn register(&mut self, rid: Option<u64>, identity: Arc<Identity>, password: String) {
+        if identity.registered {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::AlreadyRegistered, "you are already registered"),
+            );
+            return;
+        }
+        if !accounts::PASSWORD_CHARS.contains(&password.chars().count()) {
+            self.reply(
+                rid,
+                ServerMessage::error(
+                    ErrorCode::WeakPassword,
+                    "a password has 8 to 128 characters",
+                ),
+            );
+            return;
+        }
+        if self.shared.account(&identity.name).is_some() {
+            self.reply(rid, name_taken(&identity.name));
+            return;
+        }
+        let Some(hash) = accounts::hash(password).await else {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::Internal, "could not hash the password"),
+            );
+            return;
+        };
+        let account = Account {
+            player_id: identity.id.clone(),
+            name: identity.name.clone(),
+            hash,
+        };
+        // The name may have been taken while hashing.
+        if !self.shared.reserve(account.clone()) {
+            self.reply(rid, name_taken(&identity.name));
+            return;
+        }
+        let row = AccountRow {
+            player_id: account.player_id,
+            name: account.name,
+            hash: account.hash,
+        };
+        if let Err(e) = self.shared.store.save_account(row).await {
+            tracing::error!(error = %e, "saving an account failed");
+            self.shared.unreserve(&identity.name);
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::Internal, "could not save the account"),
+            );
+            return;
+        }
+        let registered = Arc::new(Identity {
+            registered: true,
+            ..(*identity).clone()
+        });
+        self.shared.put_identity(registered.clone());
+        self.identity = Some(registered);
+        self.reply(
+            rid,
+            ServerMessage::Registered {
+                name: identity.name.clone(),
+            },
+        );
+    }
+
+    /// Signs in to the account named `name`, with the per-connection and
+    /// per-name limits on failures. Wrong names and wrong passwords look the same.
+    async fn sign_in(
+        &mut self,
+        rid: Option<u64>,
+        name: &str,
+        password: String,
+    ) -> Option<Arc<Identity>> {
+        if !self.sign_in_failures.allowed() || !self.shared.sign_in_allowed(name) {
+            self.reply(
+                rid,
+                ServerMessage::error(
+                    ErrorCode::RateLimited,
+                    "too many failed sign-ins; wait a minute",
+                ),
+            );
+            return None;
+        }
+        let account = self.shared.account(name);
+        let hash = account.as_ref().map(|a| a.hash.clone());
+        let known = account
+            .as_ref()
+            .and_then(|a| self.shared.identity_by_id(&a.player_id));
+        if accounts::verify(password, hash).await
+            && let (Some(account), Some(known)) = (account, known)
+        {
+            return Some(Arc::new(Identity {
+                id: known.id.clone(),
+                token: known.token.clone(),
+                name: account.name,
+                registered: true,
+            }));
+        }
+        self.sign_in_failures.fail();
+        self.shared.sign_in_failed(name);
+        self.reply(
+            rid,
+            ServerMessage::error(ErrorCode::SignInFailed, "wrong name or password"),
+        );
+        None
+    }
+
+    async fn hello(&mut self, rid: Option<u64>, message: ClientMessage) {
         let ClientMessage::Hello {
             protocol,
             name,
             token,
             password,
+            account_password,
         } = message
         else {
             return;
@@ -408,13 +600,9 @@ impl Handler {
                 return;
             }
         };
-        let identity = match token {
+        let known = match token {
             Some(token) => match self.shared.identity_by_token(&token) {
-                Some(known) => Arc::new(Identity {
-                    id: known.id.clone(),
-                    token: known.token.clone(),
-                    name,
-                }),
+                Some(known) => Some(known),
                 None => {
                     self.reply(
                         rid,
@@ -423,11 +611,38 @@ impl Handler {
                     return;
                 }
             },
-            None => Arc::new(Identity {
-                id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
-                token: uuid::Uuid::new_v4().simple().to_string(),
-                name,
-            }),
+            None => None,
+        };
+        let identity = if let Some(account_password) = account_password {
+            match self.sign_in(rid, &name, account_password).await {
+                Some(identity) => identity,
+                None => return,
+            }
+        } else if let Some(known) = known.clone().filter(|k| k.registered) {
+            // A registered player's token: the account's name, whatever was typed.
+            known
+        } else if self
+            .shared
+            .account(&name)
+            .is_some_and(|a| known.as_ref().is_none_or(|k| k.id != a.player_id))
+        {
+            self.reply(rid, name_taken(&name));
+            return;
+        } else {
+            match known {
+                Some(known) => Arc::new(Identity {
+                    id: known.id.clone(),
+                    token: known.token.clone(),
+                    name,
+                    registered: false,
+                }),
+                None => Arc::new(Identity {
+                    id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
+                    token: uuid::Uuid::new_v4().simple().to_string(),
+                    name,
+                    registered: false,
+                }),
+            }
         };
         self.shared.put_identity(identity.clone());
         let store = self.shared.store.clone();
@@ -450,6 +665,7 @@ impl Handler {
                 name: identity.name.clone(),
                 token: identity.token.clone(),
                 rooms,
+                registered: identity.registered,
             },
         );
         self.identity = Some(identity);
@@ -467,4 +683,20 @@ impl Handler {
             }
         }
     }
+}
+
+/// The error for a name reserved by someone else's account.
+fn name_taken(name: &str) -> ServerMessage {
+    ServerMessage::error(
+        ErrorCode::NameTaken,
+        format!("{name:?} is a registered name; sign in with its password or pick another name"),
+    )
+}
+
+/// Unix milliseconds now.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }

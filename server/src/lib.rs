@@ -6,6 +6,7 @@
 //!   `registry` finds rooms and players; `store` is the SQLite file.
 //! - [`ai`] holds the AI players, which rooms run on the blocking pool.
 
+mod accounts;
 pub mod ai;
 mod config;
 mod connection;
@@ -51,7 +52,7 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
     let (store, loaded) = store::Store::open(&config.data_dir)?;
-    let shared = Arc::new(Shared::new(config, store, loaded.players));
+    let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
     let mut restored = 0;
     for (id, state, appended) in &loaded.rooms {
         match room::restore(&shared, state, appended) {

@@ -7,6 +7,7 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use tabula_shared::protocol::{RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage};
 use tokio::sync::{broadcast, mpsc};
@@ -14,7 +15,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use crate::config::Config;
 use crate::room::RoomCommand;
-use crate::store::{PlayerRow, Store};
+use crate::store::{AccountRow, PlayerRow, Store, name_key};
 
 /// A player identity: public id, secret token and display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,8 +24,67 @@ pub struct Identity {
     pub id: String,
     /// Secret resume token, shown only to its owner.
     pub token: String,
-    /// Display name.
+    /// Display name (for a registered player, the account's name).
     pub name: String,
+    /// Whether this identity is a registered account.
+    pub registered: bool,
+}
+
+/// A registered account, as the registry keeps it for sign-in.
+#[derive(Debug, Clone)]
+pub struct Account {
+    /// The player id it belongs to.
+    pub player_id: String,
+    /// The reserved name, as registered.
+    pub name: String,
+    /// The argon2id PHC string.
+    pub hash: String,
+}
+
+/// Sign-in failures allowed per minute, per connection and per name.
+pub const SIGN_IN_FAILURES: u32 = 5;
+/// The window those failures are counted in.
+pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);
+
+/// Failures counted in a fixed window.
+#[derive(Debug, Clone, Copy)]
+pub struct Failures {
+    count: u32,
+    since: Instant,
+}
+
+impl Failures {
+    /// No failure yet.
+    pub fn new() -> Failures {
+        Failures {
+            count: 0,
+            since: Instant::now(),
+        }
+    }
+
+    fn roll(&mut self) {
+        if self.since.elapsed() >= SIGN_IN_WINDOW {
+            *self = Failures::new();
+        }
+    }
+
+    /// Whether another attempt is allowed now.
+    pub fn allowed(&mut self) -> bool {
+        self.roll();
+        self.count < SIGN_IN_FAILURES
+    }
+
+    /// Counts one failure.
+    pub fn fail(&mut self) {
+        self.roll();
+        self.count += 1;
+    }
+}
+
+impl Default for Failures {
+    fn default() -> Failures {
+        Failures::new()
+    }
 }
 
 /// What the registry knows of one room.
@@ -45,6 +105,10 @@ pub struct Shared {
     pub store: Store,
     /// Identities by token.
     players: Mutex<HashMap<String, Arc<Identity>>>,
+    /// Registered accounts by name key (lower case).
+    accounts: Mutex<HashMap<String, Account>>,
+    /// Recent sign-in failures by name key.
+    sign_in_failures: Mutex<HashMap<String, Failures>>,
     /// Rooms by id.
     rooms: Mutex<HashMap<RoomId, RoomEntry>>,
     /// Live lobby updates, pre-encoded once for every watcher.
@@ -63,14 +127,22 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Shared {
     /// Builds the shared state from the players the store held.
-    pub fn new(config: Config, store: Store, players: Vec<PlayerRow>) -> Shared {
+    pub fn new(
+        config: Config,
+        store: Store,
+        players: Vec<PlayerRow>,
+        accounts: Vec<AccountRow>,
+    ) -> Shared {
         let (lobby, _) = broadcast::channel(1024);
+        let registered: std::collections::HashSet<&str> =
+            accounts.iter().map(|a| a.player_id.as_str()).collect();
         let players = players
             .into_iter()
             .map(|p| {
                 (
                     p.token.clone(),
                     Arc::new(Identity {
+                        registered: registered.contains(p.id.as_str()),
                         id: p.id,
                         token: p.token,
                         name: p.name,
@@ -78,10 +150,25 @@ impl Shared {
                 )
             })
             .collect();
+        let accounts = accounts
+            .into_iter()
+            .map(|a| {
+                (
+                    name_key(&a.name),
+                    Account {
+                        player_id: a.player_id,
+                        name: a.name,
+                        hash: a.hash,
+                    },
+                )
+            })
+            .collect();
         Shared {
             config,
             store,
             players: Mutex::new(players),
+            accounts: Mutex::new(accounts),
+            sign_in_failures: Mutex::new(HashMap::new()),
             rooms: Mutex::new(HashMap::new()),
             lobby,
             next_conn: AtomicU64::new(1),
@@ -102,6 +189,51 @@ impl Shared {
     /// The identity behind a token.
     pub fn identity_by_token(&self, token: &str) -> Option<Arc<Identity>> {
         lock(&self.players).get(token).cloned()
+    }
+
+    /// The identity of a player id (a linear scan; used at sign-in only).
+    pub fn identity_by_id(&self, id: &str) -> Option<Arc<Identity>> {
+        lock(&self.players).values().find(|i| i.id == id).cloned()
+    }
+
+    /// The account that reserves a name, if any.
+    pub fn account(&self, name: &str) -> Option<Account> {
+        lock(&self.accounts).get(&name_key(name)).cloned()
+    }
+
+    /// Reserves a name for an account, unless it is taken. The caller then
+    /// saves it; [`Shared::unreserve`] undoes this when saving fails.
+    pub fn reserve(&self, account: Account) -> bool {
+        let mut accounts = lock(&self.accounts);
+        let key = name_key(&account.name);
+        if accounts.contains_key(&key) {
+            return false;
+        }
+        accounts.insert(key, account);
+        true
+    }
+
+    /// Forgets a reservation whose save failed.
+    pub fn unreserve(&self, name: &str) {
+        lock(&self.accounts).remove(&name_key(name));
+    }
+
+    /// Whether a sign-in for this name may be tried now.
+    pub fn sign_in_allowed(&self, name: &str) -> bool {
+        lock(&self.sign_in_failures)
+            .entry(name_key(name))
+            .or_default()
+            .allowed()
+    }
+
+    /// Counts a failed sign-in for this name.
+    pub fn sign_in_failed(&self, name: &str) {
+        let mut failures = lock(&self.sign_in_failures);
+        // Keep the map small: drop names whose window is over.
+        if failures.len() > 10_000 {
+            failures.retain(|_, f| f.since.elapsed() < SIGN_IN_WINDOW);
+        }
+        failures.entry(name_key(name)).or_default().fail();
     }
 
     /// Records an identity (new, or renamed).

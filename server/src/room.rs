@@ -272,6 +272,18 @@ pub fn create(
             "time control: 1 s to 24 h, increment up to 1 h",
         ));
     }
+    if options.rated && options.opponent != Opponent::Human {
+        return Err(refuse(
+            ErrorCode::BadRequest,
+            "only games between two people can be rated",
+        ));
+    }
+    if options.rated && !creator.registered {
+        return Err(refuse(
+            ErrorCode::NotRegistered,
+            "only registered players can create a rated room; register or sign in first",
+        ));
+    }
     let record = GameRecord::new(&options.game);
     let live = record
         .replay()
@@ -723,13 +735,23 @@ impl Room {
         let player_id = caller.identity.id.clone();
         let mut seat = None;
         if role == Role::Player {
+            let free = [Seat::First, Seat::Second]
+                .into_iter()
+                .find(|s| self.seats[idx(*s)].is_none())
+                .filter(|_| self.result.is_none());
+            let unrated = !self.options.rated || caller.identity.registered;
             if let Some(own) = self.seat_of_player(&player_id) {
                 seat = Some(own);
-            } else if self.result.is_none()
-                && let Some(free) = [Seat::First, Seat::Second]
-                    .into_iter()
-                    .find(|s| self.seats[idx(*s)].is_none())
-            {
+            } else if free.is_some() && !unrated && !by_code {
+                self.refuse_caller(
+                    &caller,
+                    refuse(
+                        ErrorCode::NotRegistered,
+                        "this room is rated: only registered players may take a seat; sign in or watch",
+                    ),
+                );
+                return;
+            } else if let Some(free) = free.filter(|_| unrated) {
                 self.seats[idx(free)] = Some(PlayerInfo {
                     id: player_id.clone(),
                     name: caller.identity.name.clone(),
@@ -1122,8 +1144,13 @@ impl Room {
         self.ai_generation += 1;
         self.offers.clear();
         let players = serde_json::to_string(&self.seat_infos()).unwrap_or_default();
+        let humans = self
+            .seats
+            .clone()
+            .map(|p| p.filter(|p| p.ai.is_none()).map(|p| p.id));
+        let game_id = format!("g-{}", uuid::Uuid::new_v4().simple());
         let game = FinishedGame {
-            id: format!("g-{}", uuid::Uuid::new_v4().simple()),
+            id: game_id.clone(),
             room_id: self.id.clone(),
             kind: match self.options.game {
                 GameOptions::Gomoku(_) => "gomoku".into(),
@@ -1135,11 +1162,23 @@ impl Room {
             result: serde_json::to_string(&result).unwrap_or_default(),
             started_at: self.started_at,
             ended_at: now_ms(),
+            rated: self.options.rated && humans.iter().all(Option::is_some),
+            humans,
+            winner: result.winner,
         };
-        if let Err(e) = self.shared.store.save_game(game).await {
-            tracing::error!(room = %self.id, error = %e, "saving a finished game failed");
-        }
-        self.seq_save_and_emit(RoomEvent::GameOver { result }).await;
+        let ratings = match self.shared.store.save_game(game).await {
+            Ok(ratings) => ratings,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %e, "saving a finished game failed");
+                Vec::new()
+            }
+        };
+        self.seq_save_and_emit(RoomEvent::GameOver {
+            result,
+            game_id: Some(game_id),
+            ratings,
+        })
+        .await;
     }
 
     async fn resign(&mut self, seat: Seat, kind: Option<ResignKind>) -> Result<(), Refusal> {

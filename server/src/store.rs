@@ -4,14 +4,25 @@
 //! players, every running room (saved after each change, before the change is
 //! broadcast) and every finished game with its full record.
 //!
+//! Registered accounts (argon2id hashes only), Glicko-2 ratings per game and
+//! the rating history behind the weekly leaderboard live here too.
+//!
 //! All writes go through one writer thread. It takes whatever requests are
 //! queued, runs them in one transaction and then answers them all (group
 //! commit), so thousands of moves per second cost a handful of commits.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::thread;
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{
+    FinishedGame as GameView, GameKind, GameResult, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, RatingChange, RoomOptions, SeatInfo,
+};
 use tokio::sync::{mpsc, oneshot};
 
 /// A store error, with SQLite's reason.
@@ -55,6 +66,20 @@ pub struct AppendedAction {
     pub clock: String,
 }
 
+/// A registered account: a player id, its reserved name and its password hash.
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    /// The player it belongs to.
+    pub player_id: String,
+    /// The reserved name, as registered.
+    pub name: String,
+    /// The argon2id PHC string.
+    pub hash: String,
+}
+
+/// A deviation above this marks a rating as provisional (as on lichess).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
 /// A finished game, as kept for history and export.
 #[derive(Debug, Clone)]
 pub struct FinishedGame {
@@ -76,6 +101,12 @@ pub struct FinishedGame {
     pub started_at: i64,
     /// Unix milliseconds.
     pub ended_at: i64,
+    /// The human players' ids by seat (`None` for an AI or empty seat).
+    pub humans: [Option<String>; 2],
+    /// Update both players' ratings with this result.
+    pub rated: bool,
+    /// The winner, for the rating update (`None` = draw).
+    pub winner: Option<Seat>,
 }
 
 enum Write {
@@ -90,17 +121,21 @@ enum Write {
         id: String,
     },
     Game(Box<FinishedGame>),
+    Account(AccountRow),
 }
 
 struct Request {
     write: Write,
-    done: oneshot::Sender<Result<(), String>>,
+    done: oneshot::Sender<Result<Vec<RatingChange>, String>>,
 }
 
 /// A handle to the store; cheap to clone.
 #[derive(Clone)]
 pub struct Store {
     tx: mpsc::UnboundedSender<Request>,
+    /// A second connection for reads (history, leaderboards); WAL lets it
+    /// read while the writer writes.
+    reader: Arc<Mutex<Connection>>,
 }
 
 const SCHEMA: &str = "
@@ -134,7 +169,52 @@ CREATE TABLE IF NOT EXISTS games (
     ended_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS games_ended ON games(ended_at);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    ended_at INTEGER NOT NULL,
+    PRIMARY KEY (player_id, game_id)
+);
+CREATE INDEX IF NOT EXISTS game_players_recent ON game_players(player_id, ended_at);
+CREATE TABLE IF NOT EXISTS accounts (
+    player_id TEXT PRIMARY KEY,
+    name_key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, kind)
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    before REAL NOT NULL,
+    after REAL NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (game_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history(kind, at);
+-- Games stored before game_players existed: index their human seats once.
+INSERT OR IGNORE INTO game_players (game_id, player_id, ended_at)
+    SELECT g.id, json_extract(s.value, '$.player.id'), g.ended_at
+    FROM games g, json_each(g.players) s
+    WHERE json_extract(s.value, '$.player.id') IS NOT NULL
+      AND json_extract(s.value, '$.player.ai') IS NULL
+      AND NOT EXISTS (SELECT 1 FROM game_players p WHERE p.game_id = g.id);
 ";
+
+/// The case-insensitive key under which a name is reserved.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
 
 fn open(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
@@ -149,6 +229,8 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
 pub struct Loaded {
     /// Every known player.
     pub players: Vec<PlayerRow>,
+    /// Every registered account.
+    pub accounts: Vec<AccountRow>,
     /// Every saved room: (id, state JSON, actions appended since, in order).
     pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
 }
@@ -164,20 +246,25 @@ impl Store {
         let path = dir.join("tabula.db");
         let conn = open(&path)?;
         let loaded = load(&conn)?;
+        let reader = Arc::new(Mutex::new(open(&path)?));
         let (tx, rx) = mpsc::unbounded_channel();
         thread::Builder::new()
             .name("tabula-store".into())
             .spawn(move || writer(conn, rx))?;
-        Ok((Store { tx }, loaded))
+        Ok((Store { tx, reader }, loaded))
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
+        self.write_returning(write).await.map(|_| ())
+    }
+
+    async fn write_returning(&self, write: Write) -> Result<Vec<RatingChange>, StoreError> {
         let (done, wait) = oneshot::channel();
         self.tx
             .send(Request { write, done })
             .map_err(|_| StoreError::Closed)?;
         match wait.await {
-            Ok(Ok(())) => Ok(()),
+            Ok(Ok(changes)) => Ok(changes),
             Ok(Err(message)) => Err(StoreError::Sqlite(rusqlite::Error::InvalidParameterName(
                 message,
             ))),
@@ -205,9 +292,182 @@ impl Store {
         self.write(Write::DeleteRoom { id }).await
     }
 
-    /// Keeps a finished game forever.
-    pub async fn save_game(&self, game: FinishedGame) -> Result<(), StoreError> {
-        self.write(Write::Game(Box::new(game))).await
+    /// Keeps a finished game forever and, for a rated game, updates both
+    /// ratings in the same transaction; returns how they moved.
+    pub async fn save_game(&self, game: FinishedGame) -> Result<Vec<RatingChange>, StoreError> {
+        self.write_returning(Write::Game(Box::new(game))).await
+    }
+
+    /// Saves a new account. Fails if the name or the player is already registered.
+    pub async fn save_account(&self, account: AccountRow) -> Result<(), StoreError> {
+        self.write(Write::Account(account)).await
+    }
+
+    /// Runs a read on the reader connection, off the async runtime.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let reader = self.reader.clone();
+        tokio::task::spawn_blocking(move || {
+            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
+            f(&conn)
+        })
+        .await
+        .map_err(|_| StoreError::Closed)?
+        .map_err(StoreError::Sqlite)
+    }
+
+    /// One page of a player's finished games, newest first, and how many there are.
+    pub async fn list_games(
+        &self,
+        player_id: String,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(u32, Vec<GameSummary>), StoreError> {
+        self.read(move |conn| {
+            let total: u32 = conn.query_row(
+                "SELECT COUNT(*) FROM game_players WHERE player_id = ?1",
+                params![player_id],
+                |r| r.get(0),
+            )?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT g.id, g.options, g.players, g.result, g.record, g.started_at, g.ended_at
+                 FROM game_players p JOIN games g ON g.id = p.game_id
+                 WHERE p.player_id = ?1
+                 ORDER BY p.ended_at DESC, g.id DESC LIMIT ?2 OFFSET ?3",
+            )?;
+            let rows = stmt.query_map(params![player_id, limit, offset], game_row)?;
+            let games = rows
+                .filter_map(|row| row.map(|o| o.map(|(summary, _)| summary)).transpose())
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok((total, games))
+        })
+        .await
+    }
+
+    /// One finished game with its record, if the id is known.
+    pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
+        self.read(move |conn| {
+            let row = conn
+                .query_row(
+                    "SELECT id, options, players, result, record, started_at, ended_at
+                     FROM games WHERE id = ?1",
+                    params![game_id],
+                    game_row,
+                )
+                .optional()?;
+            Ok(row
+                .flatten()
+                .map(|(summary, record)| GameView { summary, record }))
+        })
+        .await
+    }
+
+    /// The top 50 of a game's leaderboard.
+    pub async fn leaderboard(
+        &self,
+        kind: GameKind,
+        period: LeaderboardPeriod,
+        now_ms: i64,
+    ) -> Result<Vec<LeaderboardEntry>, StoreError> {
+        self.read(move |conn| {
+            let kind = kind_name(kind);
+            let entry = |rank: usize,
+                         r: &rusqlite::Row<'_>,
+                         change: Option<f64>|
+             -> rusqlite::Result<LeaderboardEntry> {
+                let deviation: f64 = r.get(3)?;
+                Ok(LeaderboardEntry {
+                    rank: rank as u32 + 1,
+                    player_id: r.get(0)?,
+                    name: r.get(1)?,
+                    rating: r.get::<_, f64>(2)?.round() as i32,
+                    deviation: deviation.round() as i32,
+                    provisional: deviation > PROVISIONAL_DEVIATION,
+                    games: r.get(4)?,
+                    change: change.map(|c| c.round() as i32),
+                })
+            };
+            let mut out = Vec::new();
+            match period {
+                LeaderboardPeriod::AllTime => {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT r.player_id, a.name, r.rating, r.deviation, r.games
+                         FROM ratings r JOIN accounts a ON a.player_id = r.player_id
+                         WHERE r.kind = ?1 ORDER BY r.rating DESC, a.name LIMIT 50",
+                    )?;
+                    let mut rows = stmt.query(params![kind])?;
+                    while let Some(r) = rows.next()? {
+                        out.push(entry(out.len(), r, None)?);
+                    }
+                }
+                LeaderboardPeriod::Week => {
+                    let since = now_ms - 7 * 24 * 3600 * 1000;
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT h.player_id, a.name, r.rating, r.deviation, COUNT(*),
+                                SUM(h.after - h.before) AS gain
+                         FROM rating_history h
+                         JOIN accounts a ON a.player_id = h.player_id
+                         JOIN ratings r ON r.player_id = h.player_id AND r.kind = h.kind
+                         WHERE h.kind = ?1 AND h.at >= ?2
+                         GROUP BY h.player_id ORDER BY gain DESC, r.rating DESC LIMIT 50",
+                    )?;
+                    let mut rows = stmt.query(params![kind, since])?;
+                    while let Some(r) = rows.next()? {
+                        let gain: f64 = r.get(5)?;
+                        out.push(entry(out.len(), r, Some(gain))?);
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}
+
+/// Reads one `games` row into a summary and its record; `None` when the
+/// stored JSON no longer parses (an older format), so one bad row does not
+/// hide a player's whole history.
+#[allow(clippy::type_complexity)]
+fn game_row(
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<Option<(GameSummary, tabula_shared::protocol::GameRecord)>> {
+    let id: String = r.get(0)?;
+    let options: String = r.get(1)?;
+    let players: String = r.get(2)?;
+    let result: String = r.get(3)?;
+    let record: String = r.get(4)?;
+    let parsed = (|| -> serde_json::Result<_> {
+        let options: RoomOptions = serde_json::from_str(&options)?;
+        let seats: Vec<SeatInfo> = serde_json::from_str(&players)?;
+        let result: GameResult = serde_json::from_str(&result)?;
+        let record: tabula_shared::protocol::GameRecord = serde_json::from_str(&record)?;
+        Ok((options, seats, result, record))
+    })();
+    let Ok((options, seats, result, record)) = parsed else {
+        tracing::warn!(game = %id, "a stored game does not parse; skipped");
+        return Ok(None);
+    };
+    Ok(Some((
+        GameSummary {
+            game_id: id,
+            options,
+            seats,
+            result,
+            actions: record.len() as u32,
+            started_at: r.get(5)?,
+            ended_at: r.get(6)?,
+        },
+        record,
+    )))
+}
+
+/// The name a game kind has in the database.
+fn kind_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Gomoku => "gomoku",
+        GameKind::Backgammon => "backgammon",
     }
 }
 
@@ -224,6 +484,16 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
     for row in rows {
         players.push(row?);
     }
+    let mut stmt = conn.prepare("SELECT player_id, name, hash FROM accounts")?;
+    let accounts = stmt
+        .query_map([], |r| {
+            Ok(AccountRow {
+                player_id: r.get(0)?,
+                name: r.get(1)?,
+                hash: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     let mut rooms = Vec::new();
     let mut stmt = conn.prepare("SELECT id, state FROM rooms")?;
     let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
@@ -245,7 +515,11 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
             .collect::<Result<Vec<_>, _>>()?;
         rooms.push((id, state, appended));
     }
-    Ok(Loaded { players, rooms })
+    Ok(Loaded {
+        players,
+        accounts,
+        rooms,
+    })
 }
 
 fn now_ms() -> i64 {
@@ -255,7 +529,7 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
+fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>> {
     match write {
         Write::Player(p) => {
             conn.prepare_cached(
@@ -310,9 +584,106 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<()> {
                 g.started_at,
                 g.ended_at
             ])?;
+            for id in g.humans.iter().flatten() {
+                conn.prepare_cached(
+                    "INSERT OR IGNORE INTO game_players (game_id, player_id, ended_at)
+                     VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![g.id, id, g.ended_at])?;
+            }
+            if g.rated
+                && let [Some(first), Some(second)] = &g.humans
+            {
+                return rate(conn, g, first, second);
+            }
+        }
+        Write::Account(a) => {
+            conn.prepare_cached(
+                "INSERT INTO accounts (player_id, name_key, name, hash, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                a.player_id,
+                name_key(&a.name),
+                a.name,
+                a.hash,
+                now_ms()
+            ])?;
         }
     }
-    Ok(())
+    Ok(Vec::new())
+}
+
+/// Updates both players' Glicko-2 ratings for one rated result (the
+/// `skillratings` crate's formulas, one game as one rating period, tau 0.5).
+fn rate(
+    conn: &Connection,
+    game: &FinishedGame,
+    first: &str,
+    second: &str,
+) -> rusqlite::Result<Vec<RatingChange>> {
+    let load = |player: &str| -> rusqlite::Result<Glicko2Rating> {
+        Ok(conn
+            .prepare_cached(
+                "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
+            )?
+            .query_row(params![player, game.kind], |r| {
+                Ok(Glicko2Rating {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                })
+            })
+            .optional()?
+            .unwrap_or_default())
+    };
+    let before = [load(first)?, load(second)?];
+    let outcome = match game.winner {
+        Some(Seat::First) => Outcomes::WIN,
+        Some(Seat::Second) => Outcomes::LOSS,
+        None => Outcomes::DRAW,
+    };
+    let (a, b) = glicko2(&before[0], &before[1], &outcome, &Glicko2Config::new());
+    let mut changes = Vec::new();
+    for (seat, player, old, new) in [
+        (Seat::First, first, before[0], a),
+        (Seat::Second, second, before[1], b),
+    ] {
+        conn.prepare_cached(
+            "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1)
+             ON CONFLICT(player_id, kind) DO UPDATE SET rating = excluded.rating,
+                deviation = excluded.deviation, volatility = excluded.volatility,
+                games = games + 1",
+        )?
+        .execute(params![
+            player,
+            game.kind,
+            new.rating,
+            new.deviation,
+            new.volatility
+        ])?;
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO rating_history (game_id, player_id, kind, before, after, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            game.id,
+            player,
+            game.kind,
+            old.rating,
+            new.rating,
+            game.ended_at
+        ])?;
+        changes.push(RatingChange {
+            seat,
+            player_id: player.to_string(),
+            before: old.rating.round() as i32,
+            after: new.rating.round() as i32,
+            provisional: new.deviation > PROVISIONAL_DEVIATION,
+        });
+    }
+    Ok(changes)
 }
 
 /// The writer thread: group commit of everything queued.
@@ -325,12 +696,25 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
                 Err(_) => break,
             }
         }
-        let outcome = (|| -> rusqlite::Result<Vec<Result<(), String>>> {
-            let tx = conn.transaction()?;
-            let results = batch
-                .iter()
-                .map(|r| apply(&tx, &r.write).map_err(|e| e.to_string()))
-                .collect();
+        let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
+            let mut tx = conn.transaction()?;
+            let mut results = Vec::with_capacity(batch.len());
+            for request in &batch {
+                let result = match request.write {
+                    // Several statements that may fail halfway: a savepoint
+                    // keeps a failed one from leaving half a write.
+                    Write::Game(_) | Write::Account(_) => {
+                        let savepoint = tx.savepoint()?;
+                        let result = apply(&savepoint, &request.write);
+                        if result.is_ok() {
+                            savepoint.commit()?;
+                        }
+                        result
+                    }
+                    _ => apply(&tx, &request.write),
+                };
+                results.push(result.map_err(|e| e.to_string()));
+            }
             tx.commit()?;
             Ok(results)
         })();

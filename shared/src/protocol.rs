@@ -57,6 +57,39 @@ pub enum ClientMessage {
         /// The server password, when the server is private.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         password: Option<String>,
+        /// Sign in: the password of the registered account named `name`.
+        /// Wrong names and wrong passwords get the same `sign_in_failed` error.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account_password: Option<String>,
+    },
+    /// Register your current display name as an account with a password
+    /// (8 to 128 characters). The name is then reserved: others can only use
+    /// it by signing in. The reply is `registered`.
+    Register {
+        /// The new account's password; never logged or sent back.
+        password: String,
+    },
+    /// List your own finished games, newest first; the reply is `game_list`.
+    ListGames {
+        /// How many of the newest games to skip.
+        #[serde(default)]
+        offset: u32,
+        /// How many to return (1 to 100; default 20).
+        #[serde(default = "default_page")]
+        limit: u32,
+    },
+    /// Open any finished game by its id; the reply is `game`.
+    GetGame {
+        /// The game's id, from `game_list` or a `game_over` event.
+        game_id: String,
+    },
+    /// The rating leaderboard of one game; the reply is `leaderboard`.
+    GetLeaderboard {
+        /// Which game's ratings.
+        game: GameKind,
+        /// All time (the default) or the last 7 days.
+        #[serde(default)]
+        period: LeaderboardPeriod,
     },
     /// Ask for the list of public rooms; the reply is `room_list`, and live
     /// `room_updated` / `room_removed` messages follow until `unwatch_lobby`.
@@ -164,6 +197,10 @@ impl ClientMessage {
     /// type from a known type with bad fields.
     pub const TYPES: &'static [&'static str] = &[
         "hello",
+        "register",
+        "list_games",
+        "get_game",
+        "get_leaderboard",
         "list_rooms",
         "unwatch_lobby",
         "create_room",
@@ -200,6 +237,10 @@ impl ClientMessage {
             | Chat { room_id, .. }
             | MuteSpectators { room_id, .. } => Some(room_id),
             Hello { .. }
+            | Register { .. }
+            | ListGames { .. }
+            | GetGame { .. }
+            | GetLeaderboard { .. }
             | ListRooms
             | UnwatchLobby
             | CreateRoom { .. }
@@ -380,10 +421,107 @@ pub struct RoomOptions {
     /// Whether takeback requests are allowed (default true).
     #[serde(default = "default_true")]
     pub takebacks: bool,
+    /// Rated rooms (human opponents, both registered) update Glicko-2 ratings.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
 }
 
 fn default_true() -> bool {
     true
+}
+
+fn default_page() -> u32 {
+    20
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// Which part of the rating history a leaderboard covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeaderboardPeriod {
+    /// Everyone with a rating, by rating.
+    #[default]
+    AllTime,
+    /// The weekly list: players with a rated result in the last 7 days, by
+    /// the rating points they gained in those days.
+    Week,
+}
+
+/// One line of a leaderboard.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LeaderboardEntry {
+    /// 1 for the top.
+    pub rank: u32,
+    /// The player.
+    pub player_id: PlayerId,
+    /// The registered name.
+    pub name: String,
+    /// The current Glicko-2 rating, rounded.
+    pub rating: i32,
+    /// The rating deviation, rounded.
+    pub deviation: i32,
+    /// True while the deviation is high: the rating is still a guess.
+    pub provisional: bool,
+    /// Rated results counted (in the period).
+    pub games: u32,
+    /// Weekly list only: rating points gained in the last 7 days.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub change: Option<i32>,
+}
+
+/// An AI level's fixed, published rating.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiRating {
+    /// The level.
+    pub level: AiLevel,
+    /// Its rating on the same scale as players'.
+    pub rating: i32,
+}
+
+/// How one player's rating moved after a rated game.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RatingChange {
+    /// The player's seat in that game.
+    pub seat: Seat,
+    /// The player.
+    pub player_id: PlayerId,
+    /// Rating before, rounded.
+    pub before: i32,
+    /// Rating after, rounded.
+    pub after: i32,
+    /// Whether the new rating is still provisional.
+    pub provisional: bool,
+}
+
+/// A finished game as listed in a player's history.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// The game's id; open it with `get_game`.
+    pub game_id: String,
+    /// The room's options (game, rules, clock, rated).
+    pub options: RoomOptions,
+    /// Both seats and who sat there.
+    pub seats: Vec<SeatInfo>,
+    /// How it ended.
+    pub result: GameResult,
+    /// How many actions the record holds.
+    pub actions: u32,
+    /// Unix milliseconds.
+    pub started_at: i64,
+    /// Unix milliseconds.
+    pub ended_at: i64,
+}
+
+/// A finished game with its whole record, for the replay viewer and export.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FinishedGame {
+    /// Who, what and how it ended.
+    pub summary: GameSummary,
+    /// Every move, roll and cube action.
+    pub record: GameRecord,
 }
 
 /// One game action a seated player asks for.
@@ -854,6 +992,12 @@ pub enum RoomEvent {
     GameOver {
         /// The result.
         result: GameResult,
+        /// The stored game's id, for history, replay and export.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_id: Option<String>,
+        /// Rated rooms: how both ratings moved.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        ratings: Vec<RatingChange>,
     },
     /// A rematch began with seats swapped; a snapshot follows.
     RematchStarted,
@@ -919,6 +1063,39 @@ pub enum ServerMessage {
         token: String,
         /// Rooms where you hold a seat in a game that is not over; rejoin them with `join_room`.
         rooms: Vec<RoomId>,
+        /// Whether this identity is a registered account (else a guest).
+        #[serde(default, skip_serializing_if = "is_false")]
+        registered: bool,
+    },
+    /// Your display name is now a registered account.
+    Registered {
+        /// The reserved name.
+        name: String,
+    },
+    /// A page of your finished games, newest first.
+    GameList {
+        /// How many were skipped.
+        offset: u32,
+        /// How many you have in all.
+        total: u32,
+        /// This page.
+        games: Vec<GameSummary>,
+    },
+    /// One finished game with its record.
+    Game {
+        /// The game.
+        game: Box<FinishedGame>,
+    },
+    /// A leaderboard.
+    Leaderboard {
+        /// Which game.
+        game: GameKind,
+        /// All time or the last 7 days.
+        period: LeaderboardPeriod,
+        /// The top players, best first.
+        entries: Vec<LeaderboardEntry>,
+        /// The AI levels' fixed ratings, for comparison.
+        ai: Vec<AiRating>,
     },
     /// The public rooms.
     RoomList {
@@ -1002,6 +1179,16 @@ pub enum ErrorCode {
     InvalidName,
     /// The name is reserved by a registered account.
     NameTaken,
+    /// Wrong account name or password (one error for both).
+    SignInFailed,
+    /// Only registered players may do this (rated rooms).
+    NotRegistered,
+    /// This identity is already a registered account.
+    AlreadyRegistered,
+    /// The password is too short or too long.
+    WeakPassword,
+    /// No finished game has that id.
+    UnknownGame,
     /// Wrong server password or unknown resume token.
     AuthFailed,
     /// It is the other player's turn.

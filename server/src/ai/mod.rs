@@ -62,3 +62,26 @@ pub fn choose(
         }
     }
 }
+
+/// The AI levels' fixed, published ratings, on the players' Glicko-2 scale
+/// (new players start at 1500), so players can see how they compare.
+///
+/// They come from our own arena figures (README), not from rated play:
+/// - Gomoku: Beginner anchored at 1100; Intermediate +400 (Expert scored
+///   91.5% against Intermediate, +413 Elo, and 99-100% against Beginner,
+///   about +800); Expert +800.
+/// - Backgammon: a match is one result, and the levels are closer: against
+///   pubeval, Expert wins 69% of games (+0.58 points per game), Intermediate
+///   scores -0.05 and Beginner -0.17; with pubeval near 1500 that gives
+///   1650 / 1475 / 1450.
+pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel) -> i32 {
+    use tabula_shared::protocol::GameKind;
+    match (game, level) {
+        (GameKind::Gomoku, AiLevel::Beginner) => 1100,
+        (GameKind::Gomoku, AiLevel::Intermediate) => 1500,
+        (GameKind::Gomoku, AiLevel::Expert) => 1900,
+        (GameKind::Backgammon, AiLevel::Beginner) => 1450,
+        (GameKind::Backgammon, AiLevel::Intermediate) => 1475,
+        (GameKind::Backgammon, AiLevel::Expert) => 1650,
+    }
+}
