@@ -12,9 +12,9 @@ use egui::{Align2, Color32, Key, RichText, Ui};
 use tabula_shared::backgammon::{Board, GamePhase, Move, Play, Position, ResignKind, Side};
 use tabula_shared::gomoku::{Phase, Point, Rule, Seat, Stone, Swap2Choice};
 use tabula_shared::protocol::{
-    AiLevel, BgAction, ClientFrame, ClientMessage, ColourChoice, EndReason, GameKind, GameOptions,
-    GameRecord, LiveGame, OfferKind, PlayerAction, Role, RoomStatus, RoomSummary, ServerFrame,
-    ServerMessage, validate_name,
+    AiLevel, AiRating, BgAction, ClientFrame, ClientMessage, ColourChoice, EndReason, GameKind,
+    GameOptions, GameRecord, GameSummary, LeaderboardEntry, LeaderboardPeriod, LiveGame, OfferKind,
+    PlayerAction, Role, RoomStatus, RoomSummary, ServerFrame, ServerMessage, validate_name,
 };
 
 use crate::bg_moves::TurnBuilder;
@@ -22,8 +22,19 @@ use crate::bg_view::{self, BgView, BoardInput, Loc, abs_index};
 use crate::embedded::{self, EmbeddedServer};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::net::{ConnState, NetCommand, NetEvent, Network, Target};
+use crate::replay::Replay;
 use crate::room::{Room, RoomUpdate, offer_name, seat_index, side_name, side_of};
 use crate::settings::{DEFAULT_ADDRESS, Settings};
+
+mod screens;
+
+use screens::register_error;
+
+/// How many games a page of the history holds.
+pub const HISTORY_PAGE: u32 = 20;
+
+/// The colour of the "Rated" marks.
+const RATED: Color32 = Color32::from_rgb(230, 180, 60);
 
 /// Seconds per animated checker hop.
 const HOP_SECS: f32 = 0.25;
@@ -63,6 +74,72 @@ pub enum Command {
     DismissResult,
     /// Send the chat line typed.
     SendChat,
+    /// Show a screen (the lobby, history, leaderboard or the replay viewer).
+    ShowScreen(Screen),
+    /// Ask for the page of our history that starts at this offset.
+    HistoryPage(u32),
+    /// Ask for a leaderboard.
+    ShowLeaderboard(GameKind, LeaderboardPeriod),
+    /// Open a finished game in the replay viewer.
+    OpenGame(String),
+    /// Show the replay at the position after this many actions.
+    ReplayGo(usize),
+    /// Turn the replay's board around.
+    ReplayFlip,
+    /// Leave the replay viewer.
+    CloseReplay,
+    /// Open or close the account window.
+    ShowAccount(bool),
+    /// Register our name with the password typed in the account window.
+    Register,
+}
+
+/// What the main area shows when we are not at a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The rooms.
+    Lobby,
+    /// Our finished games.
+    History,
+    /// Ratings.
+    Leaderboard,
+    /// A finished game, move by move.
+    Replay,
+}
+
+/// The page of our history on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPage {
+    /// How many newer games come before this page.
+    pub offset: u32,
+    /// How many games we have in all.
+    pub total: u32,
+    /// This page, newest first.
+    pub games: Vec<GameSummary>,
+}
+
+/// The leaderboard on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaderboard {
+    /// Which game.
+    pub game: GameKind,
+    /// All time or the last 7 days.
+    pub period: LeaderboardPeriod,
+    /// Best first.
+    pub entries: Vec<LeaderboardEntry>,
+    /// The AI levels' published ratings.
+    pub ai: Vec<AiRating>,
+}
+
+/// What the account window says after a `register`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AccountNote {
+    /// Sent, waiting for the answer.
+    Pending,
+    /// Done.
+    Done(String),
+    /// Refused, with a readable reason.
+    Failed(String),
 }
 
 /// The play the local player is building.
@@ -95,6 +172,26 @@ pub struct TabulaApp {
     conn: ConnState,
     welcomed: bool,
     my_name: String,
+    my_id: String,
+    registered: bool,
+    /// The account password typed on the connect screen: memory only.
+    account_password: String,
+    screen: Screen,
+    account_open: bool,
+    register_password: String,
+    register_confirm: String,
+    register_request: Option<u64>,
+    account_note: Option<AccountNote>,
+    history: Option<HistoryPage>,
+    history_offset: u32,
+    leaderboard_choice: (GameKind, LeaderboardPeriod),
+    leaderboard: Option<Leaderboard>,
+    replay: Option<Replay>,
+    /// Where "Close" in the replay viewer goes back to.
+    replay_return: Screen,
+    /// The replay position the move list last scrolled to.
+    replay_scrolled: Option<usize>,
+    game_request: Option<u64>,
     embedded: Option<EmbeddedServer>,
     host_note: Option<String>,
     rooms: BTreeMap<String, RoomSummary>,
@@ -125,6 +222,23 @@ impl TabulaApp {
             conn: ConnState::Disconnected,
             welcomed: false,
             my_name: String::new(),
+            my_id: String::new(),
+            registered: false,
+            account_password: String::new(),
+            screen: Screen::Lobby,
+            account_open: false,
+            register_password: String::new(),
+            register_confirm: String::new(),
+            register_request: None,
+            account_note: None,
+            history: None,
+            history_offset: 0,
+            leaderboard_choice: (GameKind::Gomoku, LeaderboardPeriod::AllTime),
+            leaderboard: None,
+            replay: None,
+            replay_return: Screen::Lobby,
+            replay_scrolled: None,
+            game_request: None,
             embedded: None,
             host_note: None,
             rooms: BTreeMap::new(),
@@ -179,6 +293,36 @@ impl TabulaApp {
         self.bg.as_ref().map(|t| &t.builder)
     }
 
+    /// Whether we are signed in to (or just registered) an account.
+    pub fn registered(&self) -> bool {
+        self.registered
+    }
+
+    /// The screen shown when we are not at a board.
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    /// The page of our history last received.
+    pub fn history(&self) -> Option<&HistoryPage> {
+        self.history.as_ref()
+    }
+
+    /// The leaderboard last received.
+    pub fn leaderboard(&self) -> Option<&Leaderboard> {
+        self.leaderboard.as_ref()
+    }
+
+    /// The game open in the replay viewer.
+    pub fn replay(&self) -> Option<&Replay> {
+        self.replay.as_ref()
+    }
+
+    /// What the account window says about the last `register`.
+    pub fn account_note(&self) -> Option<&AccountNote> {
+        self.account_note.as_ref()
+    }
+
     /// Whether an opponent's play is still being animated.
     pub fn animating(&self) -> bool {
         !self.anims.is_empty()
@@ -197,13 +341,16 @@ impl TabulaApp {
         }
     }
 
-    fn send(&mut self, message: ClientMessage) {
+    /// Sends a request and returns its `request_id`.
+    fn send(&mut self, message: ClientMessage) -> u64 {
+        let id = self.next_request;
         let frame = ClientFrame {
-            request_id: Some(self.next_request),
+            request_id: Some(id),
             message,
         };
         self.next_request += 1;
         self.net.command(NetCommand::Send(frame));
+        id
     }
 
     // ----- network -----------------------------------------------------
@@ -251,9 +398,18 @@ impl TabulaApp {
     fn handle_frame(&mut self, frame: ServerFrame) {
         match frame.message {
             ServerMessage::Welcome {
-                name, rooms, token, ..
+                name,
+                rooms,
+                token,
+                player_id,
+                registered,
+                ..
             } => {
                 self.welcomed = true;
+                self.my_id = player_id;
+                self.registered = registered;
+                // Signed in: the token now stands for the account.
+                self.account_password.clear();
                 let address = self.settings.address.trim().to_string();
                 self.settings.tokens.insert(address, token);
                 self.my_name = name;
@@ -342,7 +498,17 @@ impl TabulaApp {
                     self.result_dismissed = false;
                 }
             }
-            ServerMessage::Error { message, .. } => {
+            ServerMessage::Error { code, message } => {
+                if frame.request_id.is_some() && frame.request_id == self.register_request {
+                    self.register_request = None;
+                    self.account_note = Some(AccountNote::Failed(register_error(code, &message)));
+                    return;
+                }
+                if frame.request_id.is_some() && frame.request_id == self.game_request {
+                    self.game_request = None;
+                    self.toast(format!("Could not open the game: {message}"));
+                    return;
+                }
                 self.toast(message);
                 if let Some(turn) = &mut self.bg
                     && turn.sent
@@ -358,11 +524,47 @@ impl TabulaApp {
             }
             ServerMessage::Shutdown { message } => self.toast(message),
             ServerMessage::Ok | ServerMessage::Pong => {}
-            // Accounts, history and leaderboards have no screens yet.
-            ServerMessage::Registered { .. }
-            | ServerMessage::GameList { .. }
-            | ServerMessage::Game { .. }
-            | ServerMessage::Leaderboard { .. } => {}
+            ServerMessage::Registered { name } => {
+                self.registered = true;
+                self.register_request = None;
+                self.account_note = Some(AccountNote::Done(format!(
+                    "Registered: \"{name}\" is now your account. Sign in with it from any computer."
+                )));
+            }
+            ServerMessage::GameList {
+                offset,
+                total,
+                games,
+            } => {
+                self.history = Some(HistoryPage {
+                    offset,
+                    total,
+                    games,
+                });
+            }
+            ServerMessage::Game { game } => {
+                if frame.request_id.is_some() && frame.request_id == self.game_request {
+                    self.game_request = None;
+                    if self.screen != Screen::Replay {
+                        self.replay_return = self.screen;
+                    }
+                    self.replay = Some(Replay::new(*game, Some(&self.my_id)));
+                    self.screen = Screen::Replay;
+                }
+            }
+            ServerMessage::Leaderboard {
+                game,
+                period,
+                entries,
+                ai,
+            } => {
+                self.leaderboard = Some(Leaderboard {
+                    game,
+                    period,
+                    entries,
+                    ai,
+                });
+            }
         }
     }
 
@@ -483,14 +685,20 @@ impl TabulaApp {
             Command::Disconnect => {
                 self.net.command(NetCommand::Disconnect);
                 self.welcomed = false;
+                self.registered = false;
                 self.room = None;
                 self.rooms.clear();
+                self.forget_account_views();
             }
-            Command::Send(message) => self.send(message),
+            Command::Send(message) => {
+                self.send(message);
+            }
             Command::ShowCreate(open) => self.create_open = open,
             Command::CreateRoom => {
                 self.create_open = false;
-                let options = self.settings.create.options();
+                let mut options = self.settings.create.options();
+                // Rated rooms need an account; the checkbox is off for guests.
+                options.rated &= self.registered;
                 self.send(ClientMessage::CreateRoom { options });
             }
             Command::JoinByCode => {
@@ -554,7 +762,90 @@ impl TabulaApp {
                     self.chat_input.clear();
                 }
             }
+            Command::ShowScreen(screen) => {
+                match screen {
+                    Screen::History => {
+                        let offset = self.history_offset;
+                        self.apply(Command::HistoryPage(offset));
+                    }
+                    Screen::Leaderboard => {
+                        let (game, period) = self.leaderboard_choice;
+                        self.apply(Command::ShowLeaderboard(game, period));
+                    }
+                    Screen::Lobby => {
+                        self.send(ClientMessage::ListRooms);
+                    }
+                    Screen::Replay => {}
+                }
+                if screen != Screen::Replay || self.replay.is_some() {
+                    self.screen = screen;
+                }
+            }
+            Command::HistoryPage(offset) => {
+                self.history_offset = offset;
+                self.send(ClientMessage::ListGames {
+                    offset,
+                    limit: HISTORY_PAGE,
+                });
+            }
+            Command::ShowLeaderboard(game, period) => {
+                self.leaderboard_choice = (game, period);
+                self.send(ClientMessage::GetLeaderboard { game, period });
+            }
+            Command::OpenGame(game_id) => {
+                let id = self.send(ClientMessage::GetGame { game_id });
+                self.game_request = Some(id);
+            }
+            Command::ReplayGo(n) => {
+                if let Some(replay) = &mut self.replay {
+                    replay.go_to(n);
+                }
+            }
+            Command::ReplayFlip => {
+                if let Some(replay) = &mut self.replay {
+                    replay.flip();
+                }
+            }
+            Command::CloseReplay => {
+                self.screen = self.replay_return;
+                if self.screen == Screen::History {
+                    let offset = self.history_offset;
+                    self.apply(Command::HistoryPage(offset));
+                }
+            }
+            Command::ShowAccount(open) => {
+                self.account_open = open;
+                if !open {
+                    self.register_password.clear();
+                    self.register_confirm.clear();
+                }
+            }
+            Command::Register => {
+                if self.register_password != self.register_confirm {
+                    self.account_note =
+                        Some(AccountNote::Failed("The two passwords differ.".into()));
+                    return;
+                }
+                let password = std::mem::take(&mut self.register_password);
+                self.register_confirm.clear();
+                let id = self.send(ClientMessage::Register { password });
+                self.register_request = Some(id);
+                self.account_note = Some(AccountNote::Pending);
+            }
         }
+    }
+
+    /// Drops what belonged to the identity we were connected as.
+    fn forget_account_views(&mut self) {
+        self.screen = Screen::Lobby;
+        self.history = None;
+        self.history_offset = 0;
+        self.leaderboard = None;
+        self.replay = None;
+        self.account_open = false;
+        self.account_note = None;
+        self.register_password.clear();
+        self.register_confirm.clear();
     }
 
     fn connect(&mut self) {
@@ -564,14 +855,19 @@ impl TabulaApp {
                 let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());
                 let address = self.settings.address.trim().to_string();
                 let token = self.settings.tokens.get(&address).cloned();
+                let account_password =
+                    Some(self.account_password.clone()).filter(|p| !p.is_empty());
                 self.net.command(NetCommand::Connect(Target {
                     address,
                     name,
                     password,
                     token,
+                    account_password,
                 }));
                 self.room = None;
                 self.rooms.clear();
+                self.registered = false;
+                self.forget_account_views();
             }
             Err(reason) => self.toast(format!("Name: {reason}")),
         }
@@ -622,19 +918,31 @@ impl TabulaApp {
     pub fn draw(&mut self, ui: &mut Ui) {
         let mut commands = Vec::new();
         egui::Panel::top("top").show(ui, |ui| commands.extend(self.top_bar(ui)));
-        if self.room.is_some() {
+        if self.screen == Screen::Replay && self.replay.is_some() {
+            egui::Panel::right("replay")
+                .default_size(320.0)
+                .show(ui, |ui| commands.extend(self.replay_panel(ui)));
+            egui::CentralPanel::default().show(ui, |ui| commands.extend(self.replay_board(ui)));
+        } else if self.room.is_some() {
             egui::Panel::right("room")
                 .default_size(300.0)
                 .show(ui, |ui| commands.extend(self.room_panel(ui)));
             egui::CentralPanel::default().show(ui, |ui| commands.extend(self.board(ui)));
             commands.extend(self.result_dialog(ui.ctx()));
         } else if self.welcomed {
-            egui::CentralPanel::default().show(ui, |ui| commands.extend(self.lobby_panel(ui)));
-            if self.create_open {
+            egui::CentralPanel::default().show(ui, |ui| match self.screen {
+                Screen::History => commands.extend(self.history_panel(ui)),
+                Screen::Leaderboard => commands.extend(self.leaderboard_panel(ui)),
+                Screen::Lobby | Screen::Replay => commands.extend(self.lobby_panel(ui)),
+            });
+            if self.create_open && matches!(self.screen, Screen::Lobby | Screen::Replay) {
                 commands.extend(self.create_dialog(ui.ctx()));
             }
         } else {
             egui::CentralPanel::default().show(ui, |ui| commands.extend(self.connect_panel(ui)));
+        }
+        if self.welcomed && self.account_open {
+            commands.extend(self.account_window(ui.ctx()));
         }
         self.toasts_area(ui.ctx());
         for command in commands {
@@ -657,7 +965,16 @@ impl TabulaApp {
                     (format!("Reconnecting (attempt {n})…"), Color32::YELLOW)
                 }
                 ConnState::Connected => (
-                    format!("Connected to {} as {}", self.settings.address, self.my_name),
+                    format!(
+                        "Connected to {} as {} ({})",
+                        self.settings.address,
+                        self.my_name,
+                        if self.registered {
+                            "registered"
+                        } else {
+                            "guest"
+                        }
+                    ),
                     Color32::from_rgb(80, 200, 80),
                 ),
                 ConnState::Retrying {
@@ -682,6 +999,28 @@ impl TabulaApp {
                 }
                 if self.room.is_some() && ui.button("Leave room").clicked() {
                     out.push(Command::Leave);
+                }
+                if self.welcomed {
+                    if ui
+                        .button("Account…")
+                        .on_hover_text("Your account: register this name")
+                        .clicked()
+                    {
+                        out.push(Command::ShowAccount(!self.account_open));
+                    }
+                    if self.room.is_none() {
+                        ui.separator();
+                        // Right to left: the last tab first.
+                        for (screen, label) in [
+                            (Screen::Leaderboard, "Leaderboard"),
+                            (Screen::History, "History"),
+                            (Screen::Lobby, "Lobby"),
+                        ] {
+                            if ui.selectable_label(self.screen == screen, label).clicked() {
+                                out.push(Command::ShowScreen(screen));
+                            }
+                        }
+                    }
                 }
             });
         });
@@ -715,7 +1054,20 @@ impl TabulaApp {
                 )
                 .labelled_by(l.id);
                 ui.end_row();
+                let l = ui.label("Account password");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.account_password)
+                        .password(true)
+                        .hint_text("only to sign in to a registered name"),
+                )
+                .labelled_by(l.id)
+                .on_hover_text("Leave empty to play as a guest. Never saved on this computer.");
+                ui.end_row();
             });
+        if let ConnState::Refused(reason) = &self.conn {
+            ui.add_space(8.0);
+            ui.label(RichText::new(reason).color(Color32::from_rgb(230, 80, 60)));
+        }
         ui.add_space(12.0);
         ui.horizontal(|ui| {
             if ui.button("Connect").clicked() {
@@ -787,11 +1139,11 @@ impl TabulaApp {
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::Grid::new("rooms")
                 .striped(true)
-                .num_columns(7)
+                .num_columns(8)
                 .spacing([16.0, 6.0])
                 .show(ui, |ui| {
                     for h in [
-                        "Game", "Rules", "Players", "Clock", "Status", "Watching", "",
+                        "Game", "Rules", "Rated", "Players", "Clock", "Status", "Watching", "",
                     ] {
                         ui.label(RichText::new(h).strong());
                     }
@@ -802,6 +1154,11 @@ impl TabulaApp {
                             GameKind::Backgammon => "Backgammon",
                         });
                         ui.label(rules_text(&r.options.game));
+                        if r.options.rated {
+                            ui.label(RichText::new("Rated").strong().color(RATED));
+                        } else {
+                            ui.label("—");
+                        }
                         let names: Vec<String> = r
                             .seats
                             .iter()
@@ -953,6 +1310,19 @@ impl TabulaApp {
                     }
                 });
                 ui.checkbox(&mut f.private, "Private (join by code)");
+                if !f.vs_ai {
+                    let enabled = self.registered;
+                    let mut rated = f.rated && enabled;
+                    let response = ui
+                        .add_enabled(enabled, egui::Checkbox::new(&mut rated, "Rated"))
+                        .on_hover_text("The result changes both players' ratings")
+                        .on_disabled_hover_text(
+                            "Rated games are for registered names: register yours under Account…",
+                        );
+                    if response.changed() {
+                        f.rated = rated;
+                    }
+                }
                 ui.separator();
                 ui.horizontal(|ui| {
                     if ui.button("Create").clicked() {
@@ -1457,7 +1827,43 @@ impl TabulaApp {
                         score[0], score[1]
                     ));
                 }
+                if !room.ratings.is_empty() {
+                    ui.separator();
+                    ui.label(RichText::new("Ratings").strong());
+                    egui::Grid::new("rating_changes")
+                        .num_columns(3)
+                        .spacing([12.0, 4.0])
+                        .show(ui, |ui| {
+                            for change in &room.ratings {
+                                ui.label(room.player_name(change.seat));
+                                ui.label(format!("{} → {}", change.before, change.after));
+                                let delta = change.after - change.before;
+                                let text = RichText::new(format!("{delta:+}")).strong().color(
+                                    if delta >= 0 {
+                                        Color32::from_rgb(80, 200, 80)
+                                    } else {
+                                        Color32::from_rgb(230, 80, 60)
+                                    },
+                                );
+                                ui.horizontal(|ui| {
+                                    ui.label(text);
+                                    if change.provisional {
+                                        ui.label(RichText::new("provisional").italics())
+                                            .on_hover_text(
+                                                "Few rated games yet: the rating is still a rough guess",
+                                            );
+                                    }
+                                });
+                                ui.end_row();
+                            }
+                        });
+                }
                 ui.horizontal(|ui| {
+                    if let Some(id) = &room.game_id
+                        && ui.button("Replay").clicked()
+                    {
+                        out.push(Command::OpenGame(id.clone()));
+                    }
                     if room.is_player() && ui.button("Rematch").clicked() {
                         out.push(Command::Send(ClientMessage::Rematch {
                             room_id: room.id.clone(),

@@ -8,6 +8,7 @@
 //! * [`room`] keeps one room's state from snapshots and events.
 //! * [`gomoku_view`], [`bg_view`] paint the boards; [`bg_moves`] builds a
 //!   Backgammon play hop by hop from the rules' legal plays.
+//! * [`replay`] steps through a finished game for the replay viewer.
 //! * [`settings`] is what is remembered between runs.
 
 #![warn(missing_docs)]
@@ -18,6 +19,7 @@ pub mod bg_view;
 pub mod embedded;
 pub mod gomoku_view;
 pub mod net;
+pub mod replay;
 pub mod room;
 pub mod settings;
 

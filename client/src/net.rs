@@ -27,6 +27,10 @@ pub struct Target {
     pub password: Option<String>,
     /// A resume token from an earlier run, to get the same identity back.
     pub token: Option<String>,
+    /// Sign in to the registered account named `name` with this password.
+    /// Kept in memory only, and dropped once the server has welcomed us:
+    /// reconnects use the account's resume token instead.
+    pub account_password: Option<String>,
 }
 
 /// A request from the UI to the worker.
@@ -179,10 +183,10 @@ async fn worker(mut commands: tmpsc::UnboundedReceiver<NetCommand>, out: Outbox)
             }
             None => {}
         }
-        let Some(t) = target.clone() else { continue };
+        let Some(t) = target.as_mut() else { continue };
         attempt += 1;
         out.send(NetEvent::State(ConnState::Connecting(attempt)));
-        match session(&t, &mut token, &mut commands, &out, &mut attempt).await {
+        match session(t, &mut token, &mut commands, &out, &mut attempt).await {
             SessionEnd::Quit => return,
             SessionEnd::Command(c) => pending = Some(c),
             SessionEnd::Refused(reason) => {
@@ -210,7 +214,7 @@ async fn worker(mut commands: tmpsc::UnboundedReceiver<NetCommand>, out: Outbox)
 }
 
 async fn session(
-    target: &Target,
+    target: &mut Target,
     token: &mut Option<String>,
     commands: &mut tmpsc::UnboundedReceiver<NetCommand>,
     out: &Outbox,
@@ -231,7 +235,7 @@ async fn session(
             name: target.name.clone(),
             token: token.clone(),
             password: target.password.clone().filter(|p| !p.is_empty()),
-            account_password: None,
+            account_password: target.account_password.clone(),
         },
     };
     if let Err(e) = sink.send(Message::Text(encode(&hello).into())).await {
@@ -249,6 +253,8 @@ async fn session(
                     match &frame.message {
                         ServerMessage::Welcome { token: t, .. } => {
                             *token = Some(t.clone());
+                            // The token now names the account: no need to keep its password.
+                            target.account_password = None;
                             welcomed = true;
                             *attempt = 0;
                             out.send(NetEvent::State(ConnState::Connected));
@@ -261,10 +267,13 @@ async fn session(
                                 *token = None;
                                 return SessionEnd::Lost("identity expired".into());
                             }
-                            if matches!(code, ErrorCode::RateLimited | ErrorCode::LimitReached | ErrorCode::Internal) {
+                            let signing_in = target.account_password.is_some();
+                            if matches!(code, ErrorCode::LimitReached | ErrorCode::Internal)
+                                || (*code == ErrorCode::RateLimited && !signing_in)
+                            {
                                 return SessionEnd::Lost(message.clone());
                             }
-                            return SessionEnd::Refused(message.clone());
+                            return SessionEnd::Refused(refusal_text(*code, message, &target.name));
                         }
                         _ => {}
                     }
@@ -287,6 +296,22 @@ async fn session(
                 }
             }
         }
+    }
+}
+
+/// A clear sentence for an error that refused our `hello`.
+pub fn refusal_text(code: ErrorCode, message: &str, name: &str) -> String {
+    match code {
+        ErrorCode::SignInFailed => "Sign-in failed: wrong name or account password.".to_string(),
+        ErrorCode::NameTaken => format!(
+            "\"{name}\" is a registered name. Enter its account password to sign in, or pick another name."
+        ),
+        ErrorCode::RateLimited => {
+            "Too many failed sign-ins. Wait a minute, then try again.".to_string()
+        }
+        ErrorCode::AuthFailed => format!("Wrong server password ({message})."),
+        ErrorCode::InvalidName => format!("Invalid name: {message}."),
+        _ => message.to_string(),
     }
 }
 

@@ -11,7 +11,8 @@ use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, Side};
 use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{
     ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, LiveGame,
-    OfferKind, PendingOffer, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus, RoomSummary,
+    OfferKind, PendingOffer, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus,
+    RoomSummary,
 };
 
 /// What the UI should do after an event.
@@ -63,6 +64,10 @@ pub struct Room {
     pub needs_sync: bool,
     /// When each seat's reconnect grace period ends, for a dropped player.
     pub grace_until: [Option<Instant>; 2],
+    /// The stored game's id, from the `game_over` event (for replay and export).
+    pub game_id: Option<String>,
+    /// Rated rooms: how both ratings moved, from the `game_over` event.
+    pub ratings: Vec<RatingChange>,
 }
 
 /// Index of a seat in two-element arrays.
@@ -94,6 +99,8 @@ impl Room {
             seq: 0,
             needs_sync: false,
             grace_until: [None, None],
+            game_id: None,
+            ratings: Vec::new(),
         }
     }
 
@@ -115,6 +122,11 @@ impl Room {
         self.seq = snapshot.seq;
         self.set_record(snapshot.record);
         self.result = snapshot.result;
+        if self.result.is_none() {
+            // A new game: the last one's id and ratings belong to the past.
+            self.game_id = None;
+            self.ratings.clear();
+        }
         self.clock = snapshot.clock.map(|c| (c, now));
         self.offers = snapshot.offers;
         self.chat = snapshot.chat;
@@ -179,6 +191,8 @@ impl Room {
                 self.set_record(record);
                 self.clock = clock.map(|c| (c, Instant::now()));
                 self.result = None;
+                self.game_id = None;
+                self.ratings.clear();
                 self.offers.clear();
                 if let Some(s) = &mut self.summary {
                     s.status = RoomStatus::Playing;
@@ -228,8 +242,14 @@ impl Room {
                 }
                 updates.push(RoomUpdate::Notice(format!("{count} move(s) taken back")));
             }
-            RoomEvent::GameOver { result, .. } => {
+            RoomEvent::GameOver {
+                result,
+                game_id,
+                ratings,
+            } => {
                 self.result = Some(result);
+                self.game_id = game_id;
+                self.ratings = ratings;
                 self.offers.clear();
                 if let Some(s) = &mut self.summary {
                     s.status = RoomStatus::Finished;
@@ -241,6 +261,8 @@ impl Room {
             }
             RoomEvent::RematchStarted => {
                 self.result = None;
+                self.game_id = None;
+                self.ratings.clear();
                 self.offers.clear();
                 updates.push(RoomUpdate::Notice("Rematch: seats swapped".into()));
             }

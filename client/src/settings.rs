@@ -87,6 +87,8 @@ pub struct CreateForm {
     pub increment: u32,
     /// Unlisted room, joined by code.
     pub private: bool,
+    /// A rated room (human opponents; both players registered).
+    pub rated: bool,
 }
 
 impl Default for CreateForm {
@@ -107,6 +109,7 @@ impl Default for CreateForm {
             minutes: 10,
             increment: 5,
             private: false,
+            rated: false,
         }
     }
 }
@@ -142,7 +145,7 @@ impl CreateForm {
             }),
             private: self.private,
             takebacks: true,
-            rated: false,
+            rated: self.rated && !self.vs_ai,
         }
     }
 }
@@ -175,7 +178,10 @@ mod tests {
         let o = f.options();
         assert!(matches!(o.game, GameOptions::Backgammon(c) if c.length == 5 && c.cube));
         assert_eq!(o.time_control.map(|t| t.initial_secs), Some(180));
+        f.rated = true;
+        assert!(!f.options().rated, "never rated against the AI");
         f.vs_ai = false;
         assert_eq!(f.options().opponent, Opponent::Human);
+        assert!(f.options().rated);
     }
 }

@@ -1,0 +1,484 @@
+//! The replay viewer's state: a finished game replayed once through the
+//! shared rules into one position per record prefix, a cursor over them,
+//! readable move-list lines, and which side the board is seen from.
+//!
+//! Nothing here draws; [`crate::app`] paints the current position with the
+//! same board painters as a live room.
+
+use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
+use tabula_shared::gomoku::{Gomoku, GomokuAction, Seat, Stone, Swap2Choice};
+use tabula_shared::protocol::{
+    BgAction, FinishedGame, GameRecord, LiveGame, apply_bg, apply_gomoku,
+};
+
+use crate::room::side_name;
+
+/// A finished game being replayed.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The game as the server sent it.
+    pub game: FinishedGame,
+    /// `states[k]` is the game after the first `k` actions.
+    states: Vec<LiveGame>,
+    /// One readable line per action that replayed.
+    lines: Vec<String>,
+    /// How many actions are applied in the position shown.
+    pos: usize,
+    /// The side the Backgammon board is seen from.
+    viewer: Side,
+    /// Set when the record stops replaying before its end.
+    pub error: Option<String>,
+}
+
+impl Replay {
+    /// Replays `game` (at the start position). `me` is our player id: the
+    /// Backgammon board is first shown from our side when we played.
+    pub fn new(game: FinishedGame, me: Option<&str>) -> Replay {
+        let second = game.summary.seats.iter().any(|s| {
+            s.seat == Seat::Second && s.player.as_ref().is_some_and(|p| Some(p.id.as_str()) == me)
+        });
+        let (states, lines, error) = replay_all(&game.record);
+        Replay {
+            game,
+            states,
+            lines,
+            pos: 0,
+            viewer: if second { Side::Black } else { Side::White },
+            error,
+        }
+    }
+
+    /// How many actions can be stepped through.
+    pub fn len(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// Whether the game has no action at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// How many actions the position shown includes (0 = the start).
+    pub fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Shows the position after `n` actions (clamped to the record).
+    pub fn go_to(&mut self, n: usize) {
+        self.pos = n.min(self.len());
+    }
+
+    /// Steps `delta` actions forward (or back when negative), stopping at the ends.
+    pub fn step(&mut self, delta: isize) {
+        let n = self.pos.saturating_add_signed(delta);
+        self.go_to(n);
+    }
+
+    /// The position shown.
+    pub fn current(&self) -> &LiveGame {
+        &self.states[self.pos]
+    }
+
+    /// One line per action, in order.
+    pub fn lines(&self) -> &[String] {
+        &self.lines
+    }
+
+    /// The side the Backgammon board is seen from.
+    pub fn viewer(&self) -> Side {
+        self.viewer
+    }
+
+    /// Turns the Backgammon board around.
+    pub fn flip(&mut self) {
+        self.viewer = self.viewer.opponent();
+    }
+
+    /// Whether the board can be turned around (Backgammon only: the Gomoku
+    /// board keeps its coordinates the right way up).
+    pub fn can_flip(&self) -> bool {
+        matches!(self.game.record, GameRecord::Backgammon { .. })
+    }
+
+    /// The Backgammon dice to show with the position: the roll being played,
+    /// or the roll just played.
+    pub fn dice(&self) -> Option<(Side, [u8; 2])> {
+        let GameRecord::Backgammon { actions, .. } = &self.game.record else {
+            return None;
+        };
+        if let LiveGame::Backgammon(game) = self.current()
+            && let GamePhase::Moving { side, dice } = *game.phase()
+        {
+            return Some((side, [dice.a, dice.b]));
+        }
+        let applied = &actions[..self.pos];
+        match applied.last()? {
+            BgAction::Roll { side, dice } => Some((*side, *dice)),
+            BgAction::OpeningRoll { white, black } => Some((Side::White, [*white, *black])),
+            BgAction::Play { side, .. } => applied.iter().rev().find_map(|a| match a {
+                BgAction::Roll { dice, .. } => Some((*side, *dice)),
+                BgAction::OpeningRoll { white, black } => Some((*side, [*white, *black])),
+                _ => None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The player names by seat (first, second).
+    pub fn players(&self) -> [String; 2] {
+        let name = |seat: Seat| {
+            self.game
+                .summary
+                .seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.player.as_ref())
+                .map_or_else(|| "?".to_string(), |p| p.name.clone())
+        };
+        [name(Seat::First), name(Seat::Second)]
+    }
+}
+
+/// Replays a record into every intermediate position and its move list.
+/// Stops at the first action the rules refuse, with the reason.
+fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String>) {
+    let mut lines = Vec::new();
+    match record {
+        GameRecord::Gomoku { config, actions } => {
+            let mut game = match Gomoku::new(*config) {
+                Ok(g) => g,
+                Err(e) => {
+                    // An unplayable config: show an empty 15×15 board and say why.
+                    let g = Gomoku::new(Default::default()).expect("the default config is valid");
+                    return (vec![LiveGame::Gomoku(g)], lines, Some(e.to_string()));
+                }
+            };
+            let mut states = vec![LiveGame::Gomoku(game.clone())];
+            let mut stones = 0;
+            for (i, action) in actions.iter().enumerate() {
+                if let Err(e) = apply_gomoku(&mut game, action) {
+                    return (states, lines, Some(format!("move {}: {e}", i + 1)));
+                }
+                lines.push(match action {
+                    GomokuAction::Place { point, .. } => {
+                        stones += 1;
+                        let colour = match game.get(*point) {
+                            Some(Stone::Black) => "Black",
+                            Some(Stone::White) => "White",
+                            None => "",
+                        };
+                        format!("{stones}. {colour} {point}")
+                    }
+                    GomokuAction::Choose { seat, choice } => {
+                        let who = if *seat == Seat::First {
+                            "First player"
+                        } else {
+                            "Second player"
+                        };
+                        let what = match choice {
+                            Swap2Choice::PlayBlack => "plays black",
+                            Swap2Choice::PlayWhite => "plays white",
+                            Swap2Choice::PlaceTwo => "places two more",
+                        };
+                        format!("{who} {what}")
+                    }
+                });
+                states.push(LiveGame::Gomoku(game.clone()));
+            }
+            (states, lines, None)
+        }
+        GameRecord::Backgammon { config, actions } => {
+            let mut game = match tabula_shared::backgammon::BgMatch::new(*config) {
+                Ok(g) => g,
+                Err(e) => {
+                    let g = tabula_shared::backgammon::BgMatch::new(Default::default())
+                        .expect("the default config is valid");
+                    return (vec![LiveGame::Backgammon(g)], lines, Some(e.to_string()));
+                }
+            };
+            let mut states = vec![LiveGame::Backgammon(game.clone())];
+            for (i, action) in actions.iter().enumerate() {
+                let cube_before = game.cube().value;
+                if let Err(e) = apply_bg(&mut game, action) {
+                    return (states, lines, Some(format!("action {}: {e}", i + 1)));
+                }
+                let mut line = match action {
+                    BgAction::OpeningRoll { white, black } => {
+                        let mut s = format!("Opening roll: White {white}, Black {black}");
+                        if white == black {
+                            s.push_str(" (tie, again)");
+                        }
+                        s
+                    }
+                    BgAction::Roll { side, dice } => {
+                        let mut s = format!("{} rolls {}-{}", side_name(*side), dice[0], dice[1]);
+                        if !matches!(game.phase(), GamePhase::Moving { .. }) {
+                            s.push_str(" (no move)");
+                        }
+                        s
+                    }
+                    BgAction::Play { side, play } => {
+                        if play.moves.is_empty() {
+                            format!("{} cannot move", side_name(*side))
+                        } else {
+                            format!("{} {play}", side_name(*side))
+                        }
+                    }
+                    BgAction::Double { side } => format!(
+                        "{} Doubles to {}",
+                        side_name(*side),
+                        u32::from(cube_before) * 2
+                    ),
+                    BgAction::Take { side } => format!("{} Takes", side_name(*side)),
+                    BgAction::Drop { side } => format!("{} Drops", side_name(*side)),
+                    BgAction::Resign { side, value } => format!(
+                        "{} resigns {}",
+                        side_name(*side),
+                        match value {
+                            ResignKind::Single => "a single game",
+                            ResignKind::Gammon => "a gammon",
+                            ResignKind::Backgammon => "a backgammon",
+                        }
+                    ),
+                    BgAction::NextGame => format!("Game {} begins", game.game_number()),
+                };
+                match *game.phase() {
+                    GamePhase::GameOver { winner, points, .. } => line.push_str(&format!(
+                        " — {} wins {points} point{}",
+                        side_name(winner),
+                        if points == 1 { "" } else { "s" }
+                    )),
+                    GamePhase::MatchOver { winner } => {
+                        let points = game.last_result().map_or(0, |r| r.points);
+                        line.push_str(&format!(
+                            " — {} wins {points} point{} and the match",
+                            side_name(winner),
+                            if points == 1 { "" } else { "s" }
+                        ));
+                    }
+                    _ => {}
+                }
+                lines.push(line);
+                states.push(LiveGame::Backgammon(game.clone()));
+            }
+            (states, lines, None)
+        }
+    }
+}
+
+/// `(year, month, day, hour, minute)` in UTC of a Unix time in milliseconds.
+pub fn utc(ms: i64) -> (i64, u32, u32, u32, u32) {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        year,
+        month,
+        day,
+        (rem / 3600) as u32,
+        ((rem % 3600) / 60) as u32,
+    )
+}
+
+/// `YYYY-MM-DD` (UTC) of a Unix time in milliseconds.
+pub fn date_text(ms: i64) -> String {
+    let (y, m, d, _, _) = utc(ms);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of a Unix time in milliseconds.
+pub fn date_time_text(ms: i64) -> String {
+    let (y, m, d, h, min) = utc(ms);
+    format!("{y:04}-{m:02}-{d:02} {h:02}:{min:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::backgammon::{MatchConfig, Play};
+    use tabula_shared::gomoku::{GomokuConfig, Point};
+    use tabula_shared::protocol::{
+        ColourChoice, EndReason, GameOptions, GameResult, GameSummary, Opponent, PlayerInfo,
+        RoomOptions, SeatInfo,
+    };
+
+    fn finished(record: GameRecord) -> FinishedGame {
+        let game = match &record {
+            GameRecord::Gomoku { config, .. } => GameOptions::Gomoku(*config),
+            GameRecord::Backgammon { config, .. } => GameOptions::Backgammon(*config),
+        };
+        let seat = |seat, id: &str| SeatInfo {
+            seat,
+            player: Some(PlayerInfo {
+                id: id.into(),
+                name: id.to_uppercase(),
+                ai: None,
+            }),
+            connected: true,
+            grace_ms: None,
+        };
+        FinishedGame {
+            summary: GameSummary {
+                game_id: "g-1".into(),
+                options: RoomOptions {
+                    game,
+                    opponent: Opponent::Human,
+                    colour: ColourChoice::Black,
+                    time_control: None,
+                    private: false,
+                    takebacks: true,
+                    rated: false,
+                },
+                seats: vec![seat(Seat::First, "p-a"), seat(Seat::Second, "p-b")],
+                result: GameResult {
+                    winner: Some(Seat::First),
+                    reason: EndReason::Resigned,
+                    line: vec![],
+                    score: None,
+                },
+                actions: 0,
+                started_at: 0,
+                ended_at: 0,
+            },
+            record,
+        }
+    }
+
+    fn gomoku(points: &[(u8, u8)]) -> FinishedGame {
+        let actions = points
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| GomokuAction::Place {
+                seat: if i % 2 == 0 {
+                    Seat::First
+                } else {
+                    Seat::Second
+                },
+                point: Point::new(x, y),
+            })
+            .collect();
+        finished(GameRecord::Gomoku {
+            config: GomokuConfig::default(),
+            actions,
+        })
+    }
+
+    fn stones(r: &Replay) -> usize {
+        match r.current() {
+            LiveGame::Gomoku(g) => g.moves().len(),
+            LiveGame::Backgammon(_) => usize::MAX,
+        }
+    }
+
+    #[test]
+    fn steps_jumps_and_stops_at_the_ends() {
+        let mut r = Replay::new(gomoku(&[(7, 7), (8, 8), (7, 8), (9, 9)]), Some("p-a"));
+        assert_eq!((r.len(), r.position(), stones(&r)), (4, 0, 0));
+        r.step(-1);
+        assert_eq!(r.position(), 0, "no step before the start");
+        r.step(1);
+        r.step(1);
+        assert_eq!((r.position(), stones(&r)), (2, 2));
+        r.go_to(99);
+        assert_eq!((r.position(), stones(&r)), (4, 4));
+        r.step(1);
+        assert_eq!(r.position(), 4, "no step past the end");
+        r.go_to(1);
+        let LiveGame::Gomoku(g) = r.current() else {
+            panic!()
+        };
+        assert_eq!(g.moves(), &[Point::new(7, 7)]);
+        r.step(-5);
+        assert_eq!(r.position(), 0);
+        assert_eq!(r.lines()[0], "1. Black h8");
+        assert_eq!(r.lines()[1], "2. White i9");
+        assert!(r.error.is_none());
+        assert!(!r.can_flip());
+    }
+
+    #[test]
+    fn an_illegal_action_stops_the_replay_with_a_reason() {
+        // The second stone lands on the first.
+        let r = Replay::new(gomoku(&[(7, 7), (7, 7), (1, 1)]), None);
+        assert_eq!(r.len(), 1);
+        assert!(r.error.as_deref().is_some_and(|e| e.starts_with("move 2")));
+    }
+
+    #[test]
+    fn backgammon_lines_dice_cube_and_flip() {
+        let play = |side, text: &str| BgAction::Play {
+            side,
+            play: text.parse::<Play>().expect("play"),
+        };
+        let record = GameRecord::Backgammon {
+            config: MatchConfig {
+                length: 0,
+                cube: true,
+                ..MatchConfig::default()
+            },
+            actions: vec![
+                BgAction::OpeningRoll { white: 3, black: 1 },
+                play(Side::White, "8/5 6/5"),
+                BgAction::Double { side: Side::Black },
+                BgAction::Take { side: Side::White },
+                BgAction::Roll {
+                    side: Side::Black,
+                    dice: [6, 4],
+                },
+                play(Side::Black, "24/18 13/9"),
+                BgAction::Double { side: Side::White },
+                BgAction::Drop { side: Side::Black },
+            ],
+        };
+        let mut r = Replay::new(finished(record), Some("p-b"));
+        assert_eq!(r.viewer(), Side::Black, "seen from our side");
+        r.flip();
+        assert_eq!(r.viewer(), Side::White);
+        assert!(r.can_flip());
+        assert_eq!(r.len(), 8);
+        assert_eq!(r.lines()[0], "Opening roll: White 3, Black 1");
+        assert_eq!(r.lines()[1], "White 8/5 6/5");
+        assert_eq!(r.lines()[2], "Black Doubles to 2");
+        assert_eq!(r.lines()[3], "White Takes");
+        assert_eq!(r.lines()[6], "White Doubles to 4");
+        assert!(r.lines()[7].starts_with("Black Drops — White wins 2 points"));
+        r.go_to(1);
+        assert_eq!(
+            r.dice(),
+            Some((Side::White, [3, 1])),
+            "the opening roll is played"
+        );
+        r.go_to(2);
+        assert_eq!(
+            r.dice(),
+            Some((Side::White, [3, 1])),
+            "the roll just played"
+        );
+        r.go_to(4);
+        let LiveGame::Backgammon(g) = r.current() else {
+            panic!()
+        };
+        assert_eq!(g.cube().value, 2);
+        assert_eq!(g.cube().owner, Some(Side::White));
+        assert_eq!(r.dice(), None);
+        r.go_to(5);
+        assert_eq!(r.dice(), Some((Side::Black, [6, 4])));
+    }
+
+    #[test]
+    fn dates_in_utc() {
+        assert_eq!(date_time_text(0), "1970-01-01 00:00");
+        assert_eq!(date_time_text(1_795_862_460_000), "2026-11-28 10:41");
+        assert_eq!(date_text(951_782_400_000), "2000-02-29");
+    }
+}
