@@ -360,8 +360,8 @@ impl TabulaApp {
         for event in self.net.poll() {
             match event {
                 NetEvent::State(state) => {
-                    if let ConnState::Refused(reason) = &state {
-                        self.toast(format!("Refused: {reason}"));
+                    if let ConnState::Refused(_) = &state {
+                        // The connect screen says why.
                         self.welcomed = false;
                         self.room = None;
                     }
@@ -1836,7 +1836,7 @@ impl TabulaApp {
                         .show(ui, |ui| {
                             for change in &room.ratings {
                                 ui.label(room.player_name(change.seat));
-                                ui.label(format!("{} → {}", change.before, change.after));
+                                ui.label(format!("{} to {}", change.before, change.after));
                                 let delta = change.after - change.before;
                                 let text = RichText::new(format!("{delta:+}")).strong().color(
                                     if delta >= 0 {

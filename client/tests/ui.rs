@@ -109,6 +109,8 @@ fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
     for _ in 0..50 {
         if h.query_by_label(label).is_some() {
             h.get_by_label(label).click();
+            // The click is applied at the end of this frame; the next one shows it.
+            h.step();
             h.step();
             return;
         }
@@ -377,4 +379,331 @@ fn reconnects_and_rejoins_after_the_server_restarts() {
     });
     place(&mut h, Point::new(3, 3));
     wait_until(&mut h, "play to go on", |a| gomoku_moves(a) >= 4);
+}
+
+// ----- accounts, history, replay, leaderboard -------------------------------
+
+/// Types `text` into the text field labelled `label`, replacing what it held.
+fn type_into(h: &mut Harness<'_, TabulaApp>, label: &str, text: &str) {
+    for _ in 0..50 {
+        if h.query_by_label(label).is_some() {
+            break;
+        }
+        h.step();
+    }
+    h.get_by_label(label).click();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.key_press(egui::Key::Backspace);
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+fn has_text(h: &Harness<'_, TabulaApp>, text: &str) -> bool {
+    h.query_all_by_label_contains(text).next().is_some()
+}
+
+/// Registers the connected player's name through the account window.
+fn register(h: &mut Harness<'_, TabulaApp>, password: &str) {
+    click_label(h, "Account…");
+    type_into(h, "New password", password);
+    type_into(h, "Confirm password", password);
+    click_label(h, "Register this name");
+    wait_until(h, "registered", |a| a.registered());
+    h.step();
+}
+
+#[test]
+fn register_then_sign_in_from_a_fresh_app() {
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    assert!(!h.state().registered());
+    assert!(has_text(&h, "as Ada (guest)"));
+
+    // Too short: the server's typed error shows in the account window.
+    click_label(&mut h, "Account…");
+    type_into(&mut h, "New password", "short");
+    type_into(&mut h, "Confirm password", "short");
+    click_label(&mut h, "Register this name");
+    wait_until(&mut h, "weak_password", |a| {
+        matches!(
+            a.account_note(),
+            Some(tabula_client::app::AccountNote::Failed(_))
+        )
+    });
+    h.step();
+    assert!(
+        has_text(&h, "Weak password"),
+        "{:?}",
+        h.state().account_note()
+    );
+    assert!(!h.state().registered());
+    // The window is still open: register for real.
+    type_into(&mut h, "New password", "correct horse");
+    type_into(&mut h, "Confirm password", "correct horse");
+    click_label(&mut h, "Register this name");
+    wait_until(&mut h, "registered", |a| a.registered());
+    h.step();
+    assert!(has_text(&h, "Signed in as Ada"));
+    assert!(has_text(&h, "as Ada (registered)"));
+
+    // A fresh app (no token) cannot take the name as a guest...
+    let mut fresh = app(&server, "Ada");
+    fresh.step();
+    click_label(&mut fresh, "Connect");
+    wait_until(&mut fresh, "name_taken", |a| {
+        matches!(a.connection(), ConnState::Refused(_))
+    });
+    fresh.step();
+    assert!(
+        has_text(&fresh, "is a registered name"),
+        "{:?}",
+        fresh.state().connection()
+    );
+    // ...nor with a wrong password...
+    type_into(&mut fresh, "Account password", "wrong horse");
+    click_label(&mut fresh, "Connect");
+    wait_until(
+        &mut fresh,
+        "sign_in_failed",
+        |a| matches!(a.connection(), ConnState::Refused(r) if r.contains("Sign-in failed")),
+    );
+    fresh.step();
+    assert!(has_text(&fresh, "Sign-in failed"));
+    // ...but signs in with the right one.
+    type_into(&mut fresh, "Account password", "correct horse");
+    click_label(&mut fresh, "Connect");
+    wait_until(&mut fresh, "signed in", |a| {
+        *a.connection() == ConnState::Connected && a.registered()
+    });
+    fresh.step();
+    assert!(has_text(&fresh, "as Ada (registered)"));
+    // The password is not in the settings that get saved.
+    let saved = serde_json::to_string(&fresh.state().settings).expect("encode");
+    assert!(!saved.contains("correct horse"));
+}
+
+fn replay_pos(a: &TabulaApp) -> Option<usize> {
+    a.replay().map(|r| r.position())
+}
+
+fn open_history(h: &mut Harness<'_, TabulaApp>, games: u32) {
+    click_label(h, "History");
+    wait_until(h, "the history", |a| {
+        a.history().is_some_and(|p| p.total == games)
+    });
+    h.step();
+}
+
+#[test]
+fn finished_games_are_in_the_history_and_replay() {
+    let server = start_server();
+    let mut h = app(&server, "Gus");
+    connect(&mut h);
+
+    // A short Gomoku game, resigned.
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    let free = [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
+        .into_iter()
+        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
+            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
+            _ => false,
+        })
+        .expect("a free point");
+    place(&mut h, free);
+    wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
+    click_label(&mut h, "Resign");
+    wait_until(&mut h, "the game id", |a| {
+        a.room().is_some_and(|r| r.game_id.is_some())
+    });
+    click_label(&mut h, "Back to lobby");
+    wait_until(&mut h, "the lobby", |a| a.room().is_none());
+
+    open_history(&mut h, 1);
+    assert!(has_text(&h, "Lost (resigned)"));
+    assert!(has_text(&h, "Intermediate AI"));
+    click_label(&mut h, "Replay");
+    wait_until(&mut h, "the replay viewer", |a| a.replay().is_some());
+    h.step();
+    assert!(has_text(&h, "Move 0 of 4"));
+    click_label(&mut h, "Forward");
+    click_label(&mut h, "Forward");
+    assert_eq!(replay_pos(h.state()), Some(2));
+    assert!(has_text(&h, "Move 2 of 4"));
+    let stones = |a: &TabulaApp| match a.replay().map(|r| r.current()) {
+        Some(LiveGame::Gomoku(g)) => g.moves().to_vec(),
+        _ => Vec::new(),
+    };
+    assert_eq!(stones(h.state()).len(), 2);
+    assert_eq!(stones(h.state())[0], Point::new(7, 7));
+    click_label(&mut h, "Last");
+    assert!(has_text(&h, "Move 4 of 4"));
+    assert_eq!(stones(h.state())[2], free);
+    // Jump by clicking a line of the move list.
+    click_label(&mut h, &format!("3. Black {free}"));
+    assert_eq!(replay_pos(h.state()), Some(3));
+    assert!(has_text(&h, "Move 3 of 4"));
+    h.key_press(egui::Key::ArrowLeft);
+    h.step();
+    h.step();
+    assert_eq!(replay_pos(h.state()), Some(2));
+    click_label(&mut h, "First");
+    assert_eq!(replay_pos(h.state()), Some(0));
+    assert!(stones(h.state()).is_empty());
+    click_label(&mut h, "Close");
+    wait_until(&mut h, "the history again", |a| {
+        a.screen() == tabula_client::app::Screen::History
+    });
+
+    // A one-point Backgammon match, resigned as a backgammon: dice, and a
+    // board that flips.
+    click_label(&mut h, "Lobby");
+    h.state_mut().settings.create.length = 1;
+    click_label(&mut h, "Create room…");
+    click_label(&mut h, "Backgammon");
+    click_label(&mut h, "AI");
+    click_label(&mut h, "White");
+    click_label(&mut h, "Create");
+    wait_until(&mut h, "the opening roll", |a| {
+        a.room()
+            .and_then(|r| r.record.as_ref())
+            .is_some_and(|r| !r.is_empty())
+    });
+    click_label(&mut h, "Resign");
+    click_label(&mut h, "Resign a backgammon");
+    wait_until(&mut h, "the game id", |a| {
+        a.room().is_some_and(|r| r.game_id.is_some())
+    });
+    let recorded = h
+        .state()
+        .room()
+        .and_then(|r| r.record.as_ref())
+        .map_or(0, |r| r.len());
+    click_label(&mut h, "Back to lobby");
+    wait_until(&mut h, "the lobby", |a| a.room().is_none());
+    open_history(&mut h, 2);
+    // Newest first: the Backgammon match heads the list.
+    let first = &h.state().history().expect("page").games[0];
+    assert_eq!(
+        first.options.game.kind(),
+        tabula_shared::protocol::GameKind::Backgammon
+    );
+    h.get_all_by_label("Replay")
+        .next()
+        .expect("a Replay button")
+        .click();
+    wait_until(&mut h, "the replay viewer", |a| {
+        a.replay().is_some_and(|r| r.can_flip())
+    });
+    h.step();
+    assert_eq!(h.state().replay().map(|r| r.len()), Some(recorded));
+    assert!(has_text(&h, &format!("Move 0 of {recorded}")));
+    assert!(has_text(&h, "Seen from White"));
+    click_label(&mut h, "Flip board");
+    assert_eq!(h.state().replay().map(|r| r.viewer()), Some(Side::Black));
+    assert!(has_text(&h, "Seen from Black"));
+    click_label(&mut h, "Forward");
+    assert_eq!(replay_pos(h.state()), Some(1));
+    assert!(has_text(&h, "Opening roll: White"));
+    assert!(h.state().replay().and_then(|r| r.dice()).is_some());
+    h.key_press(egui::Key::End);
+    h.step();
+    h.step();
+    assert_eq!(replay_pos(h.state()), Some(recorded));
+    assert!(has_text(&h, "White resigns a backgammon — Black wins"));
+}
+
+#[test]
+fn a_rated_game_updates_the_leaderboard() {
+    let server = start_server();
+    let mut ada = app(&server, "Ada");
+    connect(&mut ada);
+    register(&mut ada, "ada's long password");
+    let mut bob = app(&server, "Bob");
+    connect(&mut bob);
+    register(&mut bob, "bob's long password");
+
+    click_label(&mut ada, "Create room…");
+    click_label(&mut ada, "Gomoku");
+    click_label(&mut ada, "Human");
+    click_label(&mut ada, "Rated");
+    click_label(&mut ada, "Create");
+    wait_until(&mut ada, "the room", |a| {
+        a.room().and_then(|r| r.summary.as_ref()).is_some()
+    });
+    assert!(
+        ada.state()
+            .room()
+            .and_then(|r| r.summary.as_ref())
+            .is_some_and(|s| s.options.rated),
+        "a rated room"
+    );
+    wait_until(&mut bob, "the rated room in the lobby", |a| {
+        a.lobby().any(|r| r.options.rated)
+    });
+    bob.step();
+    // The "Rated" column header and the room's mark.
+    assert!(bob.query_all_by_label("Rated").count() >= 2);
+    click_label(&mut bob, "Join");
+    wait_until(&mut ada, "the game to start", |a| {
+        a.room()
+            .and_then(|r| r.summary.as_ref())
+            .is_some_and(|s| s.status == RoomStatus::Playing)
+    });
+    ada.step();
+    click_label(&mut ada, "Resign");
+    wait_until(&mut ada, "the rating changes", |a| {
+        a.room().is_some_and(|r| r.ratings.len() == 2)
+    });
+    ada.step();
+    assert!(
+        has_text(&ada, "1500 to "),
+        "the game-over dialog shows the ratings"
+    );
+    assert!(has_text(&ada, "provisional"));
+    click_label(&mut ada, "Back to lobby");
+    wait_until(&mut ada, "the lobby", |a| a.room().is_none());
+
+    click_label(&mut ada, "Leaderboard");
+    wait_until(&mut ada, "the leaderboard", |a| {
+        a.leaderboard().is_some_and(|b| b.entries.len() == 2)
+    });
+    ada.step();
+    let board = ada.state().leaderboard().expect("board");
+    assert_eq!(board.entries[0].name, "Bob", "the winner leads");
+    assert_eq!(board.entries[1].name, "Ada");
+    assert!(board.entries.iter().all(|e| e.provisional && e.games == 1));
+    let bob_rating = board.entries[0].rating;
+    assert!(
+        has_text(&ada, &format!("{bob_rating}?")),
+        "provisional marker"
+    );
+    assert!(has_text(&ada, "Expert AI"), "the AI levels for comparison");
+
+    click_label(&mut ada, "Last 7 days");
+    wait_until(&mut ada, "the weekly list", |a| {
+        a.leaderboard().is_some_and(|b| {
+            b.period == tabula_shared::protocol::LeaderboardPeriod::Week && b.entries.len() == 2
+        })
+    });
+    ada.step();
+    let week = ada.state().leaderboard().expect("board");
+    assert!(week.entries[0].change.is_some_and(|c| c > 0));
+    assert!(has_text(
+        &ada,
+        &format!("{:+}", week.entries[0].change.unwrap_or(0))
+    ));
+
+    click_label(&mut ada, "Backgammon");
+    wait_until(&mut ada, "the Backgammon list", |a| {
+        a.leaderboard()
+            .is_some_and(|b| b.game == tabula_shared::protocol::GameKind::Backgammon)
+    });
+    ada.step();
+    assert!(has_text(&ada, "Nobody played a rated game"));
 }
