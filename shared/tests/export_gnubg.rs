@@ -134,41 +134,32 @@ impl Builder {
                     turn += 1;
                 }
                 GamePhase::AwaitingRoll { side } => {
-                    match plan {
+                    // What the plan wants now: resign, or double and then
+                    // take (true) or drop (false).
+                    let wants_double = match plan {
                         Plan::Resign { at, kind } if turn >= at => {
                             self.act(BgAction::Resign { side, value: kind });
                             return;
                         }
-                        Plan::DoubleTake { at } if turn >= at && doubled == 0 => {
-                            if self.m.can_double(side) {
-                                self.act(BgAction::Double { side });
-                                self.act(BgAction::Take {
-                                    side: side.opponent(),
-                                });
-                                doubled += 1;
-                            }
+                        Plan::DoubleTake { at } => (turn >= at && doubled == 0).then_some(true),
+                        Plan::Redouble { at, again } => ((turn >= at && doubled == 0)
+                            || (turn >= again && doubled == 1))
+                            .then_some(true),
+                        Plan::DoubleDrop { at } => (turn >= at).then_some(false),
+                        _ => None,
+                    };
+                    if let Some(take) = wants_double
+                        && self.m.can_double(side)
+                    {
+                        self.act(BgAction::Double { side });
+                        let other = side.opponent();
+                        if take {
+                            self.act(BgAction::Take { side: other });
+                            doubled += 1;
+                        } else {
+                            self.act(BgAction::Drop { side: other });
+                            return;
                         }
-                        Plan::Redouble { at, again }
-                            if (turn >= at && doubled == 0) || (turn >= again && doubled == 1) =>
-                        {
-                            if self.m.can_double(side) {
-                                self.act(BgAction::Double { side });
-                                self.act(BgAction::Take {
-                                    side: side.opponent(),
-                                });
-                                doubled += 1;
-                            }
-                        }
-                        Plan::DoubleDrop { at } if turn >= at => {
-                            if self.m.can_double(side) {
-                                self.act(BgAction::Double { side });
-                                self.act(BgAction::Drop {
-                                    side: side.opponent(),
-                                });
-                                return;
-                            }
-                        }
-                        _ => {}
                     }
                     let dice = [self.rng.die(), self.rng.die()];
                     self.act(BgAction::Roll { side, dice });

@@ -98,7 +98,7 @@ pub(crate) fn write(
     for action in actions {
         match action {
             GomokuAction::Place { point, .. } => {
-                let colour = if placed % 2 == 0 { 'B' } else { 'W' };
+                let colour = if placed.is_multiple_of(2) { 'B' } else { 'W' };
                 placed += 1;
                 let _ = write!(out, "\n;{colour}[{}]", point_text(*point, config.size));
             }
