@@ -223,6 +223,7 @@ enum Exp {
 #[derive(Debug, Clone, PartialEq)]
 struct ExpGame {
     score: [u32; 2],
+    crawford: bool,
     actions: Vec<Exp>,
     /// Winner, points, resigned.
     end: Option<(Side, u32, bool)>,
@@ -237,6 +238,7 @@ fn expected(record: &GameRecord) -> (Vec<ExpGame>, [u32; 2]) {
     let mut m = BgMatch::new(*config).unwrap();
     let new_game = |m: &BgMatch| ExpGame {
         score: m.score(),
+        crawford: m.is_crawford_game(),
         actions: Vec::new(),
         end: None,
         kind: None,
@@ -425,7 +427,13 @@ fn apply_gnubg_move(before: &Position, hops: &Value) -> Position {
 
 /// Compares gnubg's reading of one file with the record. Returns a list of
 /// differences (empty when they agree).
-fn compare(label: &str, got: &Value, games: &[ExpGame], final_score: [u32; 2]) -> Vec<String> {
+fn compare(
+    label: &str,
+    got: &Value,
+    games: &[ExpGame],
+    final_score: [u32; 2],
+    check_crawford: bool,
+) -> Vec<String> {
     let mut diffs = Vec::new();
     let gg = got["games"].as_array().cloned().unwrap_or_default();
     if gg.len() != games.len() {
@@ -447,6 +455,13 @@ fn compare(label: &str, got: &Value, games: &[ExpGame], final_score: [u32; 2]) -
             diffs.push(format!(
                 "{label}: score before {gs:?}, expected {:?}",
                 e.score
+            ));
+        }
+        let crawford = g["crawford"].as_bool().unwrap_or(false);
+        if check_crawford && crawford != e.crawford {
+            diffs.push(format!(
+                "{label}: Crawford game {crawford}, expected {}",
+                e.crawford
             ));
         }
         // gnubg's actions, without its bookkeeping records.
@@ -558,17 +573,24 @@ fn cases() -> Vec<Case> {
         },
         Plan::Redouble { at: 5, again: 9 },
     ];
-    // A long match with a gammon won on the board: the first seed that
-    // gives one (deterministic).
+    // A long match with a gammon won on the board, a redouble and a
+    // Crawford game: the first seed that gives all three (deterministic).
     let mut long = None;
-    for seed in 1..500 {
+    for seed in 1..2000 {
         let record = Builder::new(config(9, true, false), seed).play_match(&plans, 40);
         let (games, _) = expected(&record);
         let gammon = games.iter().any(|g| {
             g.reason == Some(EndReason::BearOff) && g.kind != Some(GameResultKind::Single)
         });
-        let crawford = games.len() >= 4;
-        if gammon && crawford {
+        let crawford = games.iter().any(|g| g.crawford);
+        let redouble = games.iter().any(|g| {
+            g.actions
+                .iter()
+                .filter(|a| matches!(a, Exp::Take(_)))
+                .count()
+                >= 2
+        });
+        if gammon && crawford && redouble {
             long = Some(record);
             break;
         }
@@ -576,7 +598,7 @@ fn cases() -> Vec<Case> {
     vec![
         Case {
             name: "match9",
-            record: long.expect("no seed gives a gammon"),
+            record: long.expect("no seed gives a gammon, a redouble and a Crawford game"),
         },
         Case {
             name: "match5",
@@ -622,8 +644,22 @@ fn coverage(cases: &[Case]) -> BTreeMap<&'static str, usize> {
         let (games, _) = expected(&case.record);
         *c.entry("games").or_default() += games.len();
         for g in &games {
+            if g.crawford {
+                *c.entry("Crawford games").or_default() += 1;
+            }
+            if g.actions
+                .iter()
+                .filter(|a| matches!(a, Exp::Take(_)))
+                .count()
+                >= 2
+            {
+                *c.entry("redoubles").or_default() += 1;
+            }
             if g.reason == Some(EndReason::BearOff) {
                 *c.entry("bear-off wins").or_default() += 1;
+                if g.end.is_some_and(|(w, _, _)| w == Side::Black) {
+                    *c.entry("bear-off wins by Black").or_default() += 1;
+                }
                 if g.kind != Some(GameResultKind::Single) {
                     *c.entry("gammons on the board").or_default() += 1;
                 }
@@ -668,6 +704,10 @@ fn gnubg_reads_our_mat_and_sgf() {
         "gammons on the board",
         "resignations",
         "moves from the bar",
+        "no-move rolls",
+        "Crawford games",
+        "redoubles",
+        "bear-off wins by Black",
     ] {
         assert!(
             cov.get(need).copied().unwrap_or(0) > 0,
@@ -702,18 +742,22 @@ fn gnubg_reads_our_mat_and_sgf() {
         for (j, kind) in ["mat", "sgf"].iter().enumerate() {
             let got = &results[2 * i + j];
             let label = format!("{}.{kind}", case.name);
-            diffs.extend(compare(&label, got, &games, score));
+            let GameRecord::Backgammon { config, .. } = &case.record else {
+                unreachable!()
+            };
+            // A .mat file cannot say "no Crawford rule": gnubg assumes it,
+            // so there it marks a Crawford game the match did not have
+            // (and still accepts the double played in it).
+            let check_crawford = *kind == "sgf" || config.crawford || config.length == 0;
+            diffs.extend(compare(&label, got, &games, score, check_crawford));
             let names = &got["names"];
-            // gnubg 1.07 takes the names from the `; [Player n "..."]`
-            // tags, spaces included.
+            // gnubg 1.07 keeps the spaces in names read from the game
+            // header lines of a .mat file.
             let want = ["Alice Smith", "Bob"];
             if names[0] != want[0] || names[1] != want[1] {
                 diffs.push(format!("{label}: names {names}, expected {want:?}"));
             }
             let length = got["match_length"].as_u64();
-            let GameRecord::Backgammon { config, .. } = &case.record else {
-                unreachable!()
-            };
             if length != Some(u64::from(config.length)) {
                 diffs.push(format!(
                     "{label}: match length {length:?}, expected {}",
