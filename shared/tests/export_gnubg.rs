@@ -60,6 +60,9 @@ enum Plan {
     DoubleDrop { at: u32 },
     /// At turn `at`, the side on roll resigns `kind`.
     Resign { at: u32, kind: ResignKind },
+    /// From turn `at`, the side on roll doubles and the other side resigns
+    /// instead of answering.
+    DoubleResign { at: u32 },
 }
 
 struct Builder {
@@ -145,7 +148,9 @@ impl Builder {
                         Plan::Redouble { at, again } => ((turn >= at && doubled == 0)
                             || (turn >= again && doubled == 1))
                             .then_some(true),
-                        Plan::DoubleDrop { at } => (turn >= at).then_some(false),
+                        Plan::DoubleDrop { at } | Plan::DoubleResign { at } => {
+                            (turn >= at).then_some(false)
+                        }
                         _ => None,
                     };
                     if let Some(take) = wants_double
@@ -156,6 +161,12 @@ impl Builder {
                         if take {
                             self.act(BgAction::Take { side: other });
                             doubled += 1;
+                        } else if let Plan::DoubleResign { .. } = plan {
+                            self.act(BgAction::Resign {
+                                side: other,
+                                value: ResignKind::Single,
+                            });
+                            return;
                         } else {
                             self.act(BgAction::Drop { side: other });
                             return;
@@ -625,6 +636,30 @@ fn cases() -> Vec<Case> {
             name: "match3_no_crawford",
             record: Builder::new(config(3, false, false), 2)
                 .play_match(&[Plan::DoubleDrop { at: 3 }, Plan::DoubleTake { at: 1 }], 5),
+        },
+        Case {
+            name: "resign_facing_a_double",
+            record: Builder::new(config(7, true, false), 4)
+                .play_match(&[Plan::DoubleResign { at: 3 }, Plan::Plain], 2),
+        },
+        Case {
+            // The record stops in the middle of game 2.
+            name: "unfinished",
+            record: {
+                let full = Builder::new(config(7, true, false), 9)
+                    .play_match(&[Plan::DoubleDrop { at: 3 }, Plan::Plain], 2);
+                let GameRecord::Backgammon { config, actions } = full else {
+                    unreachable!()
+                };
+                let next = actions
+                    .iter()
+                    .position(|a| *a == BgAction::NextGame)
+                    .expect("two games");
+                GameRecord::Backgammon {
+                    config,
+                    actions: actions[..next + 30].to_vec(),
+                }
+            },
         },
         Case {
             name: "one_point",
