@@ -19,7 +19,7 @@
 //!   node holds `MI` (`length`, 0-based `game` number, scores before the
 //!   game: `ws` White's, `bs` Black's), the names (`PW` is White, the first
 //!   seat, GNU Backgammon's player 0; `PB` is Black), `DT` and `EV` from the
-//!   [`ExportMeta`](super::ExportMeta), `RU` (`Crawford`, or
+//!   [`ExportMeta`], `RU` (`Crawford`, or
 //!   `Crawford:CrawfordGame` in the Crawford game, or `Jacoby` for a money
 //!   game with the Jacoby rule) and, for a finished game, `RE`.
 //! * `RE[W+n]` / `RE[B+n]`: the winner and the points won (cube included);

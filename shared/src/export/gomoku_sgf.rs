@@ -36,7 +36,7 @@
 //!   rules did not end the game (a resignation or time loss is not part of
 //!   the record).
 //!
-//! [`parse`] reads this back (main line only), checks every move with the
+//! [`import`](super::import) reads this back (main line only), checks every move with the
 //! rules, and refuses passes, setup stones (`AB`, `AW`) and unknown `RU`
 //! words.
 

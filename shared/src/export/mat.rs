@@ -47,6 +47,12 @@
 //!   `Wins` line.
 //! * A blank line ends each game. Lines keep the left cell's padding even
 //!   when the right cell is empty (see `push_line` in the source for why).
+//!
+//! What the format cannot say: GNU Backgammon 1.07 ignores the `Crawford`
+//! and `Jacoby` tags. It assumes the Crawford rule in every match (a match
+//! played without it imports with the same moves, doubles and scores, but
+//! gnubg marks a Crawford game that was not one), and applies its own Jacoby
+//! setting to money games. The SGF export carries both rules.
 
 use std::fmt::Write;
 

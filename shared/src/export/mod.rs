@@ -31,11 +31,24 @@
 //! (`64: 24/18 18/14`, hits marked `*`), as GNU Backgammon writes it. Cube
 //! actions are ` Doubles => 2`, ` Takes`, ` Drops`; each finished game ends
 //! with ` Wins N point(s)` in the winner's column, which GNU Backgammon reads
-//! as a resignation when the game did not end on the board.
+//! as a resignation when the game did not end on the board. The format has
+//! no Crawford or Jacoby setting that GNU Backgammon honours (it assumes
+//! Crawford in matches); the SGF export carries both.
 //!
 //! # Backgammon: GNU Backgammon SGF ([`ExportFormat::GnubgSgf`])
-//! `GM[6]`, one game tree per game of the match, as `save match` writes it.
-//! See [`gnubg_sgf`].
+//! `GM[6]`, one game tree per game of the match, as `save match` writes it:
+//! `MI` with match length, game number and score, `PW` White / `PB` Black,
+//! `RU` for the Crawford game and the Jacoby rule, `RE` with the points won
+//! (`R` for a resignation), and one node per action, with gnubg's absolute
+//! point letters (`a` = White's 1-point, `y` bar, `z` off). See
+//! [`gnubg_sgf`].
+//!
+//! Both Backgammon exports were checked by importing them into GNU
+//! Backgammon 1.07 (`shared/tests/export_gnubg.rs`): it reads the same
+//! games, the same actions by the same players with the same dice and
+//! positions, and the same results and match score. The opening roll's tie
+//! re-rolls are not written (neither format has them); the dice of the
+//! opening roll go with the first play, high die first like every roll.
 //!
 //! # Gomoku: SGF ([`ExportFormat::GomokuSgf`])
 //! `GM[4]` SGF with the rule set and opening in `RU`, swap2 choices in a

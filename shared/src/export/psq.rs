@@ -30,7 +30,7 @@
 //!   `play_black`, `play_white`, `place_two`. Who chose is not stored: the
 //!   rules say who must choose.
 //!
-//! [`parse`] reads this back; without the Tabula lines a file is read as
+//! [`import`](super::import) reads this back; without the Tabula lines a file is read as
 //! freestyle with no opening rule, and unknown trailing lines (such as
 //! Gomocup's `-1`) are ignored.
 
