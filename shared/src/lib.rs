@@ -6,5 +6,6 @@
 //! record.
 
 pub mod backgammon;
+pub mod export;
 pub mod gomoku;
 pub mod protocol;
