@@ -20,11 +20,13 @@ use tabula_shared::protocol::{
 use crate::bg_moves::TurnBuilder;
 use crate::bg_view::{self, BgView, BoardInput, Loc, abs_index};
 use crate::embedded::{self, EmbeddedServer};
+use crate::export::ExportForm;
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::net::{ConnState, NetCommand, NetEvent, Network, Target};
 use crate::replay::Replay;
 use crate::room::{Room, RoomUpdate, offer_name, seat_index, side_name, side_of};
 use crate::settings::{DEFAULT_ADDRESS, Settings};
+use tabula_shared::export::ExportFormat;
 
 mod screens;
 
@@ -92,6 +94,25 @@ pub enum Command {
     ShowAccount(bool),
     /// Register our name with the password typed in the account window.
     Register,
+    /// Fetch a finished game and open the export window for it.
+    ExportGame(String),
+    /// Open the export window for the game in the replay viewer.
+    ExportReplay,
+    /// Choose the export window's file format.
+    ExportFormat(ExportFormat),
+    /// Write the export file.
+    SaveExport,
+    /// Close the export window.
+    CloseExport,
+}
+
+/// What to do with a finished game once the server sends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameIntent {
+    /// Open it in the replay viewer.
+    Replay,
+    /// Open the export window.
+    Export,
 }
 
 /// What the main area shows when we are not at a board.
@@ -191,7 +212,9 @@ pub struct TabulaApp {
     replay_return: Screen,
     /// The replay position the move list last scrolled to.
     replay_scrolled: Option<usize>,
-    game_request: Option<u64>,
+    /// The pending `get_game` and what to do with the answer.
+    game_request: Option<(u64, GameIntent)>,
+    export: Option<ExportForm>,
     embedded: Option<EmbeddedServer>,
     host_note: Option<String>,
     rooms: BTreeMap<String, RoomSummary>,
@@ -239,6 +262,7 @@ impl TabulaApp {
             replay_return: Screen::Lobby,
             replay_scrolled: None,
             game_request: None,
+            export: None,
             embedded: None,
             host_note: None,
             rooms: BTreeMap::new(),
@@ -316,6 +340,11 @@ impl TabulaApp {
     /// The game open in the replay viewer.
     pub fn replay(&self) -> Option<&Replay> {
         self.replay.as_ref()
+    }
+
+    /// The export window's state, while it is open.
+    pub fn export_form(&self) -> Option<&ExportForm> {
+        self.export.as_ref()
     }
 
     /// What the account window says about the last `register`.
@@ -504,7 +533,9 @@ impl TabulaApp {
                     self.account_note = Some(AccountNote::Failed(register_error(code, &message)));
                     return;
                 }
-                if frame.request_id.is_some() && frame.request_id == self.game_request {
+                if let Some((id, _)) = self.game_request
+                    && frame.request_id == Some(id)
+                {
                     self.game_request = None;
                     self.toast(format!("Could not open the game: {message}"));
                     return;
@@ -542,16 +573,23 @@ impl TabulaApp {
                     games,
                 });
             }
-            ServerMessage::Game { game } => {
-                if frame.request_id.is_some() && frame.request_id == self.game_request {
+            ServerMessage::Game { game } => match self.game_request {
+                Some((id, intent)) if frame.request_id == Some(id) => {
                     self.game_request = None;
-                    if self.screen != Screen::Replay {
-                        self.replay_return = self.screen;
+                    match intent {
+                        GameIntent::Replay => {
+                            if self.screen != Screen::Replay {
+                                self.replay_return = self.screen;
+                            }
+                            self.replay = Some(Replay::new(*game, Some(&self.my_id)));
+                            self.replay_scrolled = None;
+                            self.screen = Screen::Replay;
+                        }
+                        GameIntent::Export => self.export = Some(ExportForm::new(*game)),
                     }
-                    self.replay = Some(Replay::new(*game, Some(&self.my_id)));
-                    self.screen = Screen::Replay;
                 }
-            }
+                _ => {}
+            },
             ServerMessage::Leaderboard {
                 game,
                 period,
@@ -794,8 +832,28 @@ impl TabulaApp {
             }
             Command::OpenGame(game_id) => {
                 let id = self.send(ClientMessage::GetGame { game_id });
-                self.game_request = Some(id);
+                self.game_request = Some((id, GameIntent::Replay));
             }
+            Command::ExportGame(game_id) => {
+                let id = self.send(ClientMessage::GetGame { game_id });
+                self.game_request = Some((id, GameIntent::Export));
+            }
+            Command::ExportReplay => {
+                if let Some(replay) = &self.replay {
+                    self.export = Some(ExportForm::new(replay.game.clone()));
+                }
+            }
+            Command::ExportFormat(format) => {
+                if let Some(form) = &mut self.export {
+                    form.set_format(format);
+                }
+            }
+            Command::SaveExport => {
+                if let Some(form) = &mut self.export {
+                    form.save();
+                }
+            }
+            Command::CloseExport => self.export = None,
             Command::ReplayGo(n) => {
                 if let Some(replay) = &mut self.replay {
                     replay.go_to(n);
@@ -842,6 +900,7 @@ impl TabulaApp {
         self.history_offset = 0;
         self.leaderboard = None;
         self.replay = None;
+        self.export = None;
         self.account_open = false;
         self.account_note = None;
         self.register_password.clear();
@@ -943,6 +1002,9 @@ impl TabulaApp {
         }
         if self.welcomed && self.account_open {
             commands.extend(self.account_window(ui.ctx()));
+        }
+        if self.export.is_some() {
+            commands.extend(self.export_window(ui.ctx()));
         }
         self.toasts_area(ui.ctx());
         for command in commands {
@@ -1859,10 +1921,13 @@ impl TabulaApp {
                         });
                 }
                 ui.horizontal(|ui| {
-                    if let Some(id) = &room.game_id
-                        && ui.button("Replay").clicked()
-                    {
-                        out.push(Command::OpenGame(id.clone()));
+                    if let Some(id) = &room.game_id {
+                        if ui.button("Replay").clicked() {
+                            out.push(Command::OpenGame(id.clone()));
+                        }
+                        if ui.button("Save export…").clicked() {
+                            out.push(Command::ExportGame(id.clone()));
+                        }
                     }
                     if room.is_player() && ui.button("Rematch").clicked() {
                         out.push(Command::Send(ClientMessage::Rematch {

@@ -555,6 +555,38 @@ fn finished_games_are_in_the_history_and_replay() {
     click_label(&mut h, "First");
     assert_eq!(replay_pos(h.state()), Some(0));
     assert!(stones(h.state()).is_empty());
+
+    // Save it from the replay viewer, as SGF and as Piskvork .psq.
+    let dir = tempfile::tempdir().expect("temp dir");
+    click_label(&mut h, "Save export…");
+    let proposed = h
+        .state()
+        .export_form()
+        .expect("the export window")
+        .path
+        .clone();
+    assert!(
+        proposed.ends_with(".sgf") && proposed.contains("tabula-g-"),
+        "{proposed}"
+    );
+    let sgf = dir.path().join("gomoku.sgf");
+    type_into(&mut h, "File", &sgf.display().to_string());
+    click_label(&mut h, "Save");
+    assert!(
+        has_text(&h, "Saved to "),
+        "{:?}",
+        h.state().export_form().map(|f| &f.outcome)
+    );
+    let text = std::fs::read_to_string(&sgf).expect("the SGF file");
+    assert!(text.contains("GM[4]") && text.contains("Gus"), "{text}");
+    click_label(&mut h, "Piskvork .psq");
+    let psq = h.state().export_form().expect("form").path.clone();
+    assert!(psq.ends_with("gomoku.psq"), "{psq}");
+    click_label(&mut h, "Save");
+    assert!(std::path::Path::new(&psq).exists());
+    h.state_mut().apply(tabula_client::Command::CloseExport);
+    h.step();
+
     click_label(&mut h, "Close");
     wait_until(&mut h, "the history again", |a| {
         a.screen() == tabula_client::app::Screen::History
@@ -584,6 +616,20 @@ fn finished_games_are_in_the_history_and_replay() {
         .room()
         .and_then(|r| r.record.as_ref())
         .map_or(0, |r| r.len());
+    // Save the match from the game-over dialog (Jellyfish .mat by default).
+    click_label(&mut h, "Save export…");
+    wait_until(&mut h, "the export window", |a| a.export_form().is_some());
+    h.step();
+    let mat = dir.path().join("match.mat");
+    type_into(&mut h, "File", &mat.display().to_string());
+    click_label(&mut h, "Save");
+    assert!(has_text(&h, "Saved to "));
+    let text = std::fs::read_to_string(&mat).expect("the .mat file");
+    assert!(
+        text.contains("1 point match") && text.contains("Gus"),
+        "{text}"
+    );
+    h.state_mut().apply(tabula_client::Command::CloseExport);
     click_label(&mut h, "Back to lobby");
     wait_until(&mut h, "the lobby", |a| a.room().is_none());
     open_history(&mut h, 2);

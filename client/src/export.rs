@@ -1,0 +1,207 @@
+//! Saving a finished game to a file: the export window's state. The text
+//! comes from the shared crate's exporters ([`tabula_shared::export`]);
+//! this module picks the format, proposes a path and writes the file.
+
+use std::path::PathBuf;
+
+use tabula_shared::export::{ExportFormat, ExportMeta, export};
+use tabula_shared::protocol::FinishedGame;
+
+use crate::replay::date_text;
+
+/// The export window: which game, which format, where to.
+#[derive(Debug, Clone)]
+pub struct ExportForm {
+    /// The game to save.
+    pub game: FinishedGame,
+    /// The chosen format (None when no format can hold this game).
+    pub format: Option<ExportFormat>,
+    /// Where to write, as typed.
+    pub path: String,
+    /// The outcome of the last save: the path written, or why not.
+    pub outcome: Option<Result<String, String>>,
+}
+
+impl ExportForm {
+    /// A form for `game` with its best format and a path in the home directory.
+    pub fn new(game: FinishedGame) -> ExportForm {
+        let format = ExportFormat::for_record(&game.record).first().copied();
+        let path = format.map_or_else(String::new, |f| {
+            default_path(&game.summary.game_id, f).display().to_string()
+        });
+        ExportForm {
+            game,
+            format,
+            path,
+            outcome: None,
+        }
+    }
+
+    /// The formats this game can be saved in, best first.
+    pub fn formats(&self) -> &'static [ExportFormat] {
+        ExportFormat::for_record(&self.game.record)
+    }
+
+    /// Chooses a format; a path that still ends in the old format's
+    /// extension gets the new one.
+    pub fn set_format(&mut self, format: ExportFormat) {
+        if let Some(old) = self.format
+            && let Some(stem) = self.path.strip_suffix(&format!(".{}", old.extension()))
+        {
+            self.path = format!("{stem}.{}", format.extension());
+        }
+        self.format = Some(format);
+        self.outcome = None;
+    }
+
+    /// The names, date and event written into the file.
+    pub fn meta(&self) -> ExportMeta {
+        let summary = &self.game.summary;
+        let name = |seat| {
+            summary
+                .seats
+                .iter()
+                .find(|s| s.seat == seat)
+                .and_then(|s| s.player.as_ref())
+                .map_or_else(|| "?".to_string(), |p| p.name.clone())
+        };
+        use tabula_shared::gomoku::Seat;
+        ExportMeta {
+            players: [name(Seat::First), name(Seat::Second)],
+            date: Some(date_text(summary.started_at)),
+            event: Some(if summary.options.rated {
+                "Tabula (rated)".to_string()
+            } else {
+                "Tabula".to_string()
+            }),
+        }
+    }
+
+    /// Writes the file and records the outcome.
+    pub fn save(&mut self) {
+        self.outcome = Some(self.try_save());
+    }
+
+    fn try_save(&self) -> Result<String, String> {
+        let format = self
+            .format
+            .ok_or_else(|| "no file format can hold this game".to_string())?;
+        let path = self.path.trim();
+        if path.is_empty() {
+            return Err("type a file name first".into());
+        }
+        let text = export(&self.game.record, &self.meta(), format).map_err(|e| e.to_string())?;
+        std::fs::write(path, text).map_err(|e| format!("could not write {path}: {e}"))?;
+        Ok(path.to_string())
+    }
+}
+
+/// `<home>/tabula-<game id>.<extension>` (the current directory when there
+/// is no home).
+pub fn default_path(game_id: &str, format: ExportFormat) -> PathBuf {
+    let home = std::env::var_os("HOME")
+        .or_else(|| std::env::var_os("USERPROFILE"))
+        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let safe: String = game_id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    home.join(format!("tabula-{safe}.{}", format.extension()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point, Seat};
+    use tabula_shared::protocol::{
+        ColourChoice, EndReason, GameOptions, GameRecord, GameResult, GameSummary, Opponent,
+        PlayerInfo, RoomOptions, SeatInfo,
+    };
+
+    fn game() -> FinishedGame {
+        let seat = |seat, name: &str| SeatInfo {
+            seat,
+            player: Some(PlayerInfo {
+                id: format!("p-{name}"),
+                name: name.into(),
+                ai: None,
+            }),
+            connected: true,
+            grace_ms: None,
+        };
+        FinishedGame {
+            summary: GameSummary {
+                game_id: "g-42".into(),
+                options: RoomOptions {
+                    game: GameOptions::Gomoku(GomokuConfig::default()),
+                    opponent: Opponent::Human,
+                    colour: ColourChoice::Black,
+                    time_control: None,
+                    private: false,
+                    takebacks: true,
+                    rated: true,
+                },
+                seats: vec![seat(Seat::First, "Ada"), seat(Seat::Second, "Bob")],
+                result: GameResult {
+                    winner: Some(Seat::Second),
+                    reason: EndReason::Resigned,
+                    line: vec![],
+                    score: None,
+                },
+                actions: 2,
+                started_at: 951_782_400_000,
+                ended_at: 951_782_460_000,
+            },
+            record: GameRecord::Gomoku {
+                config: GomokuConfig::default(),
+                actions: vec![
+                    GomokuAction::Place {
+                        seat: Seat::First,
+                        point: Point::new(7, 7),
+                    },
+                    GomokuAction::Place {
+                        seat: Seat::Second,
+                        point: Point::new(8, 8),
+                    },
+                ],
+            },
+        }
+    }
+
+    #[test]
+    fn formats_paths_and_meta() {
+        let mut form = ExportForm::new(game());
+        assert_eq!(form.format, Some(ExportFormat::GomokuSgf));
+        assert!(form.path.ends_with("tabula-g-42.sgf"), "{}", form.path);
+        form.set_format(ExportFormat::Psq);
+        assert!(form.path.ends_with("tabula-g-42.psq"), "{}", form.path);
+        form.path = "/somewhere/mine.txt".into();
+        form.set_format(ExportFormat::GomokuSgf);
+        assert_eq!(form.path, "/somewhere/mine.txt", "a typed name stays");
+        let meta = form.meta();
+        assert_eq!(meta.players, ["Ada".to_string(), "Bob".to_string()]);
+        assert_eq!(meta.date.as_deref(), Some("2000-02-29"));
+    }
+
+    #[test]
+    fn saves_the_file_or_says_why_not() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let mut form = ExportForm::new(game());
+        let path = dir.path().join("game.sgf");
+        form.path = path.display().to_string();
+        form.save();
+        assert_eq!(form.outcome, Some(Ok(form.path.clone())));
+        let text = std::fs::read_to_string(&path).expect("written");
+        assert!(text.contains("Ada") && text.contains("Bob"), "{text}");
+
+        form.path = dir.path().join("no/such/dir/x.sgf").display().to_string();
+        form.save();
+        assert!(matches!(&form.outcome, Some(Err(e)) if e.contains("could not write")));
+    }
+}
