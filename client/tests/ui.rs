@@ -108,6 +108,9 @@ fn click_at(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
 fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
     for _ in 0..50 {
         if h.query_by_label(label).is_some() {
+            // A window shown for the first time settles its size and place
+            // in the next frame: click where it is then.
+            h.step();
             h.get_by_label(label).click();
             // The click is applied at the end of this frame; the next one shows it.
             h.step();
@@ -517,6 +520,13 @@ fn finished_games_are_in_the_history_and_replay() {
         .expect("a free point");
     place(&mut h, free);
     wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
+    // What was played (a click may land a point off when the layout moves).
+    let played = match h.state().room().and_then(|r| r.live.as_ref()) {
+        Some(LiveGame::Gomoku(g)) => g.moves().to_vec(),
+        _ => panic!("no game"),
+    };
+    assert_eq!(played.len(), 4);
+    let free = played[2];
     click_label(&mut h, "Resign");
     wait_until(&mut h, "the game id", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
@@ -540,10 +550,10 @@ fn finished_games_are_in_the_history_and_replay() {
         _ => Vec::new(),
     };
     assert_eq!(stones(h.state()).len(), 2);
-    assert_eq!(stones(h.state())[0], Point::new(7, 7));
+    assert_eq!(stones(h.state()), played[..2]);
     click_label(&mut h, "Last");
     assert!(has_text(&h, "Move 4 of 4"));
-    assert_eq!(stones(h.state())[2], free);
+    assert_eq!(stones(h.state()), played);
     // Jump by clicking a line of the move list.
     click_label(&mut h, &format!("3. Black {free}"));
     assert_eq!(replay_pos(h.state()), Some(3));
@@ -752,4 +762,171 @@ fn a_rated_game_updates_the_leaderboard() {
     });
     ada.step();
     assert!(has_text(&ada, "Nobody played a rated game"));
+}
+
+/// Plays our Backgammon turns (rolling, taking, making the first offered
+/// hops) until `turns` plays of ours are in the record.
+fn play_bg_turns(h: &mut Harness<'_, TabulaApp>, turns: usize) {
+    let mine = |a: &TabulaApp| match a.room().and_then(|r| r.record.as_ref()) {
+        Some(tabula_shared::protocol::GameRecord::Backgammon { actions, .. }) => actions
+            .iter()
+            .filter(|x| {
+                matches!(
+                    x,
+                    tabula_shared::protocol::BgAction::Play {
+                        side: Side::White,
+                        ..
+                    }
+                )
+            })
+            .count(),
+        _ => 0,
+    };
+    for _ in 0..3000 {
+        h.step();
+        if mine(h.state()) >= turns {
+            return;
+        }
+        let phase = bg_phase(h.state());
+        if h.state().animating() {
+            std::thread::sleep(Duration::from_millis(20));
+            continue;
+        }
+        if matches!(phase, Some(GamePhase::AwaitingRoll { side: Side::White }))
+            && let Some(roll) = h.query_by_label("Roll")
+        {
+            roll.click();
+        }
+        if let Some(take) = h.query_by_label("Take") {
+            take.click();
+        }
+        if let Some(turn) = h.state().turn() {
+            if turn.is_complete() {
+                let before = mine(h.state());
+                h.get_by_label("Confirm").click();
+                // Until the play is in, the buttons below move under the pointer.
+                wait_until(h, "the play", |a| mine(a) > before);
+            } else {
+                click_first_hop(h);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    panic!(
+        "could not play {turns} turns: {:?} turn {:?} toasts {:?}",
+        bg_phase(h.state()),
+        h.state().turn().map(|t| t.hops().len()),
+        h.state().toasts()
+    );
+}
+
+/// Fills a server's data directory with games for the screenshots in
+/// `docs/screenshots/`: `TABULA_SEED_DIR=/tmp/seed cargo test -p
+/// tabula-client --test ui seed -- --ignored`, then run `tabula-server
+/// --data-dir /tmp/seed` and sign in as Ada (password "ada's long password").
+#[test]
+#[ignore = "writes a data directory for screenshots"]
+fn seed_screenshot_data() {
+    let dir = std::env::var("TABULA_SEED_DIR").expect("TABULA_SEED_DIR");
+    let (addr, _stop) = serve(
+        std::path::Path::new(&dir),
+        "127.0.0.1:0".parse().expect("addr"),
+    );
+    let server = Server {
+        addr,
+        _stop,
+        _tmp: tempfile::tempdir().expect("temp dir"),
+    };
+    let mut ada = app(&server, "Ada");
+    connect(&mut ada);
+    register(&mut ada, "ada's long password");
+    click_label(&mut ada, "Account…");
+    let mut bob = app(&server, "Bob");
+    connect(&mut bob);
+    register(&mut bob, "bob's long password");
+    click_label(&mut bob, "Account…");
+
+    // Two rated Gomoku games: Ada wins with a row, then Bob by resignation.
+    for round in 0..2 {
+        let form = &mut ada.state_mut().settings.create;
+        form.game = tabula_shared::protocol::GameKind::Gomoku;
+        form.vs_ai = false;
+        form.rated = round == 0;
+        form.colour = tabula_shared::protocol::ColourChoice::Black;
+        click_label(&mut ada, "Create room…");
+        click_label(&mut ada, "Create");
+        wait_until(&mut bob, "the room", |a| {
+            a.lobby().any(|r| r.status == RoomStatus::Waiting)
+        });
+        bob.step();
+        click_label(&mut bob, "Join");
+        wait_until(&mut ada, "the game", |a| {
+            a.room()
+                .and_then(|r| r.summary.as_ref())
+                .is_some_and(|s| s.status == RoomStatus::Playing)
+        });
+        wait_until(&mut bob, "the game", |a| {
+            a.room()
+                .and_then(|r| r.summary.as_ref())
+                .is_some_and(|s| s.status == RoomStatus::Playing)
+        });
+        let black = [(7, 7), (8, 8), (6, 6), (9, 9), (5, 5)];
+        let white = [(8, 7), (7, 8), (9, 8), (6, 7)];
+        let moves = if round == 0 { 9 } else { 6 };
+        for i in 0..moves {
+            let (h, (x, y)) = if i % 2 == 0 {
+                (&mut ada, black[i / 2])
+            } else {
+                (&mut bob, white[i / 2])
+            };
+            wait_until(h, "our turn", |a| gomoku_moves(a) == i);
+            for _ in 0..5 {
+                h.step();
+                place(h, Point::new(x, y));
+                for _ in 0..50 {
+                    h.step();
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                if gomoku_moves(h.state()) == i + 1 {
+                    break;
+                }
+            }
+            wait_until(h, "the stone", |a| gomoku_moves(a) == i + 1);
+        }
+        if round == 1 {
+            click_label(&mut ada, "Resign");
+        }
+        wait_until(&mut ada, "the end", |a| {
+            a.room().is_some_and(|r| r.game_id.is_some())
+        });
+        click_label(&mut ada, "Back to lobby");
+        wait_until(&mut bob, "the end", |a| {
+            a.room().is_some_and(|r| r.game_id.is_some())
+        });
+        click_label(&mut bob, "Back to lobby");
+        wait_until(&mut ada, "the lobby", |a| a.room().is_none());
+        wait_until(&mut bob, "the lobby", |a| a.room().is_none());
+    }
+
+    // A Backgammon money game against the AI: a few turns, then a resignation.
+    let form = &mut ada.state_mut().settings.create;
+    form.game = tabula_shared::protocol::GameKind::Backgammon;
+    form.length = 0;
+    form.vs_ai = true;
+    form.colour = tabula_shared::protocol::ColourChoice::White;
+    click_label(&mut ada, "Create room…");
+    click_label(&mut ada, "Create");
+    play_bg_turns(&mut ada, 4);
+    wait_until(&mut ada, "our roll", |a| {
+        !a.animating()
+            && matches!(
+                bg_phase(a),
+                Some(GamePhase::AwaitingRoll { side: Side::White })
+            )
+    });
+    click_label(&mut ada, "Resign");
+    click_label(&mut ada, "Resign a single game");
+    wait_until(&mut ada, "the end", |a| {
+        a.room().is_some_and(|r| r.game_id.is_some())
+    });
 }
