@@ -38,6 +38,9 @@ pub enum Outbound {
 /// How many outbound frames may wait for a slow client before rooms give up on it.
 pub const OUTBOUND_QUEUE: usize = 256;
 
+/// At most this many more queued frames go out in the same write.
+const OUTBOUND_BATCH: usize = 64;
+
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
 struct RateLimit {
     tokens: f64,
@@ -79,7 +82,8 @@ pub fn ws_config() -> WebSocketConfig {
     let max = tabula_shared::protocol::MAX_FRAME_BYTES;
     WebSocketConfig::default()
         .read_buffer_size(4 * 1024)
-        .write_buffer_size(0)
+        // Frames queued together leave in one write (see the outbound arm).
+        .write_buffer_size(16 * 1024)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(Some(max))
         .max_frame_size(Some(max))
@@ -151,10 +155,24 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
             }
             out = rx.recv() => match out {
                 Some(Outbound::Text(text)) => {
-                    if ws.send(Message::Text(text)).await.is_err() {
+                    // Take whatever else is already queued (a move's reply and
+                    // its event, a burst of events) and write it all at once.
+                    let mut next = Next::Continue;
+                    let mut failed = ws.feed(Message::Text(text)).await.is_err();
+                    for _ in 0..OUTBOUND_BATCH {
+                        match rx.try_recv() {
+                            Ok(Outbound::Text(text)) => failed |= ws.feed(Message::Text(text)).await.is_err(),
+                            Ok(Outbound::Close(code, reason)) => {
+                                next = Next::Close(code, reason);
+                                break;
+                            }
+                            Err(_) => break,
+                        }
+                    }
+                    if failed || ws.flush().await.is_err() {
                         break;
                     }
-                    Next::Continue
+                    next
                 }
                 Some(Outbound::Close(code, reason)) => Next::Close(code, reason),
                 None => break,

@@ -97,6 +97,47 @@ struct RoomEntry {
     code: Option<String>,
 }
 
+/// The rooms, and an index of the rooms where each player holds a seat in a
+/// game that is not over (so that `hello` does not scan every room).
+#[derive(Default)]
+struct Rooms {
+    by_id: HashMap<RoomId, RoomEntry>,
+    seated: HashMap<String, std::collections::BTreeSet<RoomId>>,
+}
+
+impl Rooms {
+    /// The human players seated in a room whose game is not over.
+    fn seated_in(summary: &RoomSummary) -> impl Iterator<Item = &str> {
+        summary
+            .seats
+            .iter()
+            .filter(|_| summary.status != RoomStatus::Finished)
+            .filter_map(|s| s.player.as_ref())
+            .filter(|p| p.ai.is_none())
+            .map(|p| p.id.as_str())
+    }
+
+    fn unindex(&mut self, summary: &RoomSummary) {
+        for player in Rooms::seated_in(summary) {
+            if let Some(rooms) = self.seated.get_mut(player) {
+                rooms.remove(&summary.room_id);
+                if rooms.is_empty() {
+                    self.seated.remove(player);
+                }
+            }
+        }
+    }
+
+    fn index(&mut self, summary: &RoomSummary) {
+        for player in Rooms::seated_in(summary) {
+            self.seated
+                .entry(player.to_string())
+                .or_default()
+                .insert(summary.room_id.clone());
+        }
+    }
+}
+
 /// The shared state: config, store, identities, rooms and the lobby feed.
 pub struct Shared {
     /// Settings.
@@ -109,8 +150,8 @@ pub struct Shared {
     accounts: Mutex<HashMap<String, Account>>,
     /// Recent sign-in failures by name key.
     sign_in_failures: Mutex<HashMap<String, Failures>>,
-    /// Rooms by id.
-    rooms: Mutex<HashMap<RoomId, RoomEntry>>,
+    /// Rooms by id, and who is seated where.
+    rooms: Mutex<Rooms>,
     /// Live lobby updates, pre-encoded once for every watcher.
     lobby: broadcast::Sender<Utf8Bytes>,
     /// Source of connection ids.
@@ -169,7 +210,7 @@ impl Shared {
             players: Mutex::new(players),
             accounts: Mutex::new(accounts),
             sign_in_failures: Mutex::new(HashMap::new()),
-            rooms: Mutex::new(HashMap::new()),
+            rooms: Mutex::new(Rooms::default()),
             lobby,
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
@@ -249,6 +290,7 @@ impl Shared {
     /// The public rooms, newest ids last.
     pub fn public_rooms(&self) -> Vec<RoomSummary> {
         let mut rooms: Vec<RoomSummary> = lock(&self.rooms)
+            .by_id
             .values()
             .filter(|e| !e.summary.options.private)
             .map(|e| e.summary.clone())
@@ -259,34 +301,27 @@ impl Shared {
 
     /// Rooms where this player holds a seat in a game that is not over.
     pub fn seated_rooms(&self, player_id: &str) -> Vec<RoomId> {
-        let mut rooms: Vec<RoomId> = lock(&self.rooms)
-            .values()
-            .filter(|e| e.summary.status != RoomStatus::Finished)
-            .filter(|e| {
-                e.summary
-                    .seats
-                    .iter()
-                    .any(|s| s.player.as_ref().is_some_and(|p| p.id == player_id))
-            })
-            .map(|e| e.summary.room_id.clone())
-            .collect();
-        rooms.sort();
-        rooms
+        lock(&self.rooms)
+            .seated
+            .get(player_id)
+            .map(|rooms| rooms.iter().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// How many rooms are open.
     pub fn room_count(&self) -> usize {
-        lock(&self.rooms).len()
+        lock(&self.rooms).by_id.len()
     }
 
     /// Where to reach a room.
     pub fn room(&self, id: &str) -> Option<mpsc::Sender<RoomCommand>> {
-        lock(&self.rooms).get(id).map(|e| e.handle.clone())
+        lock(&self.rooms).by_id.get(id).map(|e| e.handle.clone())
     }
 
     /// Every room's handle, for shutdown.
     pub fn all_rooms(&self) -> Vec<mpsc::Sender<RoomCommand>> {
         lock(&self.rooms)
+            .by_id
             .values()
             .map(|e| e.handle.clone())
             .collect()
@@ -296,6 +331,7 @@ impl Shared {
     pub fn room_by_code(&self, code: &str) -> Option<RoomId> {
         let code = code.trim().to_ascii_uppercase();
         lock(&self.rooms)
+            .by_id
             .values()
             .find(|e| e.code.as_deref() == Some(code.as_str()))
             .map(|e| e.summary.room_id.clone())
@@ -304,6 +340,7 @@ impl Shared {
     /// Whether a private code is already used.
     pub fn code_taken(&self, code: &str) -> bool {
         lock(&self.rooms)
+            .by_id
             .values()
             .any(|e| e.code.as_deref() == Some(code))
     }
@@ -318,7 +355,12 @@ impl Shared {
         let id = summary.room_id.clone();
         let public = !summary.options.private;
         let update = public.then(|| summary.clone());
-        lock(&self.rooms).insert(
+        let mut rooms = lock(&self.rooms);
+        if let Some(old) = rooms.by_id.remove(&id) {
+            rooms.unindex(&old.summary);
+        }
+        rooms.index(&summary);
+        rooms.by_id.insert(
             id,
             RoomEntry {
                 handle,
@@ -326,6 +368,7 @@ impl Shared {
                 code,
             },
         );
+        drop(rooms);
         if let Some(room) = update {
             self.announce(ServerMessage::RoomUpdated { room });
         }
@@ -336,13 +379,15 @@ impl Shared {
         let public = !summary.options.private;
         {
             let mut rooms = lock(&self.rooms);
-            let Some(entry) = rooms.get_mut(&summary.room_id) else {
+            let Some(entry) = rooms.by_id.get_mut(&summary.room_id) else {
                 return;
             };
             if entry.summary == summary {
                 return;
             }
-            entry.summary = summary.clone();
+            let old = std::mem::replace(&mut entry.summary, summary.clone());
+            rooms.unindex(&old);
+            rooms.index(&summary);
         }
         if public {
             self.announce(ServerMessage::RoomUpdated { room: summary });
@@ -351,7 +396,14 @@ impl Shared {
 
     /// A room closed.
     pub fn remove_room(&self, id: &str) {
-        let removed = lock(&self.rooms).remove(id);
+        let removed = {
+            let mut rooms = lock(&self.rooms);
+            let removed = rooms.by_id.remove(id);
+            if let Some(entry) = &removed {
+                rooms.unindex(&entry.summary);
+            }
+            removed
+        };
         if let Some(entry) = removed
             && !entry.summary.options.private
         {

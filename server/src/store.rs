@@ -12,7 +12,6 @@
 //! commit), so thousands of moves per second cost a handful of commits.
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
 use std::thread;
 
 use rusqlite::{Connection, OptionalExtension, params};
@@ -122,7 +121,12 @@ enum Write {
     },
     Game(Box<FinishedGame>),
     Account(AccountRow),
+    /// A read (history, leaderboards). It runs on the writer's connection,
+    /// which holds the database exclusively, and answers through its own channel.
+    Read(ReadJob),
 }
+
+type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
 
 struct Request {
     write: Write,
@@ -133,9 +137,6 @@ struct Request {
 #[derive(Clone)]
 pub struct Store {
     tx: mpsc::UnboundedSender<Request>,
-    /// A second connection for reads (history, leaderboards); WAL lets it
-    /// read while the writer writes.
-    reader: Arc<Mutex<Connection>>,
 }
 
 const SCHEMA: &str = "
@@ -246,12 +247,15 @@ impl Store {
         let path = dir.join("tabula.db");
         let conn = open(&path)?;
         let loaded = load(&conn)?;
-        let reader = Arc::new(Mutex::new(open(&path)?));
+        // One connection holds the file exclusively: no file-lock calls per
+        // commit (a measurable share of a move's cost), and a second server
+        // started on the same directory fails instead of sharing it.
+        conn.pragma_update(None, "locking_mode", "EXCLUSIVE")?;
         let (tx, rx) = mpsc::unbounded_channel();
         thread::Builder::new()
             .name("tabula-store".into())
             .spawn(move || writer(conn, rx))?;
-        Ok((Store { tx, reader }, loaded))
+        Ok((Store { tx }, loaded))
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
@@ -303,19 +307,19 @@ impl Store {
         self.write(Write::Account(account)).await
     }
 
-    /// Runs a read on the reader connection, off the async runtime.
+    /// Runs a read on the writer thread, between writes.
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
     ) -> Result<T, StoreError> {
-        let reader = self.reader.clone();
-        tokio::task::spawn_blocking(move || {
-            let conn = reader.lock().unwrap_or_else(|p| p.into_inner());
-            f(&conn)
-        })
-        .await
-        .map_err(|_| StoreError::Closed)?
-        .map_err(StoreError::Sqlite)
+        let (tx, rx) = oneshot::channel();
+        let job: ReadJob = Box::new(move |conn| {
+            let _ = tx.send(f(conn));
+        });
+        self.write(Write::Read(job)).await?;
+        rx.await
+            .map_err(|_| StoreError::Closed)?
+            .map_err(StoreError::Sqlite)
     }
 
     /// One page of a player's finished games, newest first, and how many there are.
@@ -597,6 +601,7 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>
                 return rate(conn, g, first, second);
             }
         }
+        Write::Read(_) => {}
         Write::Account(a) => {
             conn.prepare_cached(
                 "INSERT INTO accounts (player_id, name_key, name, hash, created_at)
@@ -699,7 +704,13 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
             let mut tx = conn.transaction()?;
             let mut results = Vec::with_capacity(batch.len());
-            for request in &batch {
+            for request in &mut batch {
+                if let Write::Read(job) = &mut request.write {
+                    let job = std::mem::replace(job, Box::new(|_| {}));
+                    job(&tx);
+                    results.push(Ok(Vec::new()));
+                    continue;
+                }
                 let result = match request.write {
                     // Several statements that may fail halfway: a savepoint
                     // keeps a failed one from leaving half a write.
