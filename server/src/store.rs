@@ -691,15 +691,32 @@ fn rate(
     Ok(changes)
 }
 
+/// The most requests one transaction carries.
+const MAX_BATCH: usize = 512;
+/// A commit within this long of the previous one means the store is busy.
+const BUSY: std::time::Duration = std::time::Duration::from_millis(2);
+/// How long a busy writer waits for more requests before committing.
+const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
+
 /// The writer thread: group commit of everything queued.
 fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
-    while let Some(first) = rx.blocking_recv() {
-        let mut batch = vec![first];
-        while batch.len() < 512 {
+    let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
+        while batch.len() < MAX_BATCH {
             match rx.try_recv() {
                 Ok(request) => batch.push(request),
                 Err(_) => break,
             }
+        }
+    };
+    let mut last_commit = std::time::Instant::now();
+    while let Some(first) = rx.blocking_recv() {
+        let mut batch = vec![first];
+        drain(&mut rx, &mut batch);
+        // Busy (the last commit was moments ago): wait a little for more, so
+        // that one commit carries many moves. Quiet: commit at once.
+        if batch.len() < MAX_BATCH && last_commit.elapsed() < BUSY {
+            thread::sleep(LINGER);
+            drain(&mut rx, &mut batch);
         }
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
             let mut tx = conn.transaction()?;
@@ -729,6 +746,7 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
             tx.commit()?;
             Ok(results)
         })();
+        last_commit = std::time::Instant::now();
         match outcome {
             Ok(results) => {
                 for (request, result) in batch.into_iter().zip(results) {
