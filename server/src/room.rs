@@ -340,7 +340,12 @@ pub fn create(
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
     room.away_since[idx(creator_seat)] = Some(Instant::now());
-    room.spawn();
+    // Saved before anything else happens in it, so that a crash does not lose
+    // a room that is still waiting for its second player.
+    tokio::spawn(async move {
+        room.save().await;
+        room.run().await;
+    });
     Ok(id)
 }
 

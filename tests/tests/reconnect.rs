@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tabula_tests::{ChildServer, Client, TestServer, gomoku_options, point};
+use tabula_tests::{ChildServer, Client, TestServer, backgammon_options, gomoku_options, point};
 
 #[tokio::test]
 async fn reconnecting_mid_game_resumes_with_the_missed_events() {
@@ -175,4 +175,35 @@ async fn killing_the_server_mid_game_loses_nothing() {
     assert_eq!(games.len(), 1);
     let record: serde_json::Value = serde_json::from_str(&games[0].1).expect("record json");
     assert_eq!(record["actions"].as_array().map(Vec::len), Some(9));
+}
+
+#[tokio::test]
+async fn a_waiting_room_survives_a_kill() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", None).await;
+    let (room, _) = ada
+        .create(backgammon_options(json!({"kind": "human"}), "white", 3))
+        .await;
+    // Nobody has joined yet; the room was saved when it was created.
+    server.kill();
+
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    assert_eq!(ada2.rooms, vec![room.clone()]);
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", None).await;
+    let list = bob.request(json!({"type": "list_rooms"})).await;
+    let listed = list["rooms"].as_array().expect("rooms");
+    assert_eq!(listed.len(), 1, "{list}");
+    assert_eq!(listed[0]["room_id"], json!(room));
+    assert_eq!(listed[0]["status"], "waiting");
+    ada2.join(&room, "player").await;
+    let joined = bob.join(&room, "player").await;
+    assert_eq!(joined["seat"], "second");
+    bob.event("game_started").await;
+    server.kill();
 }
