@@ -90,9 +90,7 @@ fn wait_until(h: &mut Harness<'_, TabulaApp>, what: &str, cond: impl Fn(&TabulaA
     );
 }
 
-fn click_at(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
-    h.hover_at(pos);
-    h.step();
+fn press_release(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
     for pressed in [true, false] {
         h.event(Event::PointerButton {
             pos,
@@ -102,6 +100,24 @@ fn click_at(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
         });
         h.step();
     }
+}
+
+/// Clicks where `at` says, reading it again after the hover frame: the board
+/// is placed by the layout of the frame before, which can still move (a panel
+/// settling its width, a line of text appearing), so aim at where it is now.
+fn click_where(h: &mut Harness<'_, TabulaApp>, at: impl Fn(&TabulaApp) -> Pos2) {
+    h.step();
+    let mut pos = at(h.state());
+    for _ in 0..5 {
+        h.hover_at(pos);
+        h.step();
+        let now = at(h.state());
+        if now == pos {
+            break;
+        }
+        pos = now;
+    }
+    press_release(h, pos);
 }
 
 /// Steps until a widget with this label shows up, then clicks it.
@@ -152,8 +168,7 @@ fn create_gomoku_vs_ai(h: &mut Harness<'_, TabulaApp>) {
 }
 
 fn place(h: &mut Harness<'_, TabulaApp>, p: Point) {
-    let geo = h.state().gomoku_geometry.expect("board drawn");
-    click_at(h, geo.to_screen(p));
+    click_where(h, |a| a.gomoku_geometry.expect("board drawn").to_screen(p));
 }
 
 #[test]
@@ -188,13 +203,14 @@ fn bg_phase(a: &TabulaApp) -> Option<GamePhase> {
 }
 
 fn click_loc(h: &mut Harness<'_, TabulaApp>, loc: Loc) {
-    let geo = h.state().bg_geometry.expect("board drawn");
-    let pos = match loc {
-        Loc::Point(n) => geo.checker_center(n, 0),
-        Loc::Bar => geo.bar_center(true, 0),
-        Loc::Off => geo.tray(true).center(),
-    };
-    click_at(h, pos);
+    click_where(h, |a| {
+        let geo = a.bg_geometry.expect("board drawn");
+        match loc {
+            Loc::Point(n) => geo.checker_center(n, 0),
+            Loc::Bar => geo.bar_center(true, 0),
+            Loc::Off => geo.tray(true).center(),
+        }
+    });
 }
 
 /// Makes the first offered hop by clicking its checker, then its destination.
