@@ -57,14 +57,7 @@ impl ExportForm {
     /// The names, date and event written into the file.
     pub fn meta(&self) -> ExportMeta {
         let summary = &self.game.summary;
-        let name = |seat| {
-            summary
-                .seats
-                .iter()
-                .find(|s| s.seat == seat)
-                .and_then(|s| s.player.as_ref())
-                .map_or_else(|| "?".to_string(), |p| p.name.clone())
-        };
+        let name = |seat| summary.player_name(seat).unwrap_or("?").to_string();
         use tabula_shared::gomoku::Seat;
         ExportMeta {
             players: [name(Seat::First), name(Seat::Second)],

@@ -520,6 +520,17 @@ pub struct GameSummary {
     pub ended_at: i64,
 }
 
+impl GameSummary {
+    /// The name of whoever sat in `seat`, if anyone did.
+    pub fn player_name(&self, seat: Seat) -> Option<&str> {
+        self.seats
+            .iter()
+            .find(|s| s.seat == seat)
+            .and_then(|s| s.player.as_ref())
+            .map(|p| p.name.as_str())
+    }
+}
+
 /// A finished game with its whole record, for the replay viewer and export.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FinishedGame {

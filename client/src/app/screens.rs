@@ -50,12 +50,7 @@ fn reason_text(reason: EndReason) -> &'static str {
 }
 
 fn seat_name(summary: &GameSummary, seat: Seat) -> String {
-    summary
-        .seats
-        .iter()
-        .find(|s| s.seat == seat)
-        .and_then(|s| s.player.as_ref())
-        .map_or_else(|| "?".to_string(), |p| p.name.clone())
+    summary.player_name(seat).unwrap_or("?").to_string()
 }
 
 /// "Won", "Lost" or "Draw" from `me`'s side (or "Ada won" when `me` did
