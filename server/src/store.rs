@@ -695,6 +695,8 @@ fn rate(
 const MAX_BATCH: usize = 512;
 /// A commit within this long of the previous one means the store is busy.
 const BUSY: std::time::Duration = std::time::Duration::from_millis(2);
+/// A batch this large means requests are piling up.
+const BUSY_BATCH: usize = 4;
 /// How long a busy writer waits for more requests before committing.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 
@@ -709,12 +711,14 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
         }
     };
     let mut last_commit = std::time::Instant::now();
+    let mut last_batch = 0;
     while let Some(first) = rx.blocking_recv() {
         let mut batch = vec![first];
         drain(&mut rx, &mut batch);
-        // Busy (the last commit was moments ago): wait a little for more, so
-        // that one commit carries many moves. Quiet: commit at once.
-        if batch.len() < MAX_BATCH && last_commit.elapsed() < BUSY {
+        // Busy (the last commit was moments ago and carried several
+        // requests): wait a little for more, so that one commit carries many
+        // moves. Otherwise commit at once.
+        if batch.len() < MAX_BATCH && last_batch >= BUSY_BATCH && last_commit.elapsed() < BUSY {
             thread::sleep(LINGER);
             drain(&mut rx, &mut batch);
         }
@@ -747,6 +751,7 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
             Ok(results)
         })();
         last_commit = std::time::Instant::now();
+        last_batch = batch.len();
         match outcome {
             Ok(results) => {
                 for (request, result) in batch.into_iter().zip(results) {
