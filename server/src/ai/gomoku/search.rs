@@ -63,6 +63,8 @@ pub(crate) struct Budget {
     pub nodes: u64,
     /// Wall-clock budget, if any.
     pub time: Option<Duration>,
+    /// Bytes the hash tables may use, if limited.
+    pub memory: Option<usize>,
 }
 
 /// Search settings per level.
@@ -126,6 +128,19 @@ struct TtEntry {
 const TT_BITS_SMALL: u32 = 12;
 const TT_BITS_LARGE: u32 = 19;
 const VCF_TT_BITS: u32 = 15;
+/// Smallest table size (log2) under a memory limit.
+const TT_BITS_MIN: u32 = 8;
+
+/// The largest `bits <= want` (at least [`TT_BITS_MIN`]) with
+/// `entry << bits <= bytes`.
+fn bits_within(want: u32, entry: usize, bytes: Option<usize>) -> u32 {
+    let Some(bytes) = bytes else { return want };
+    let mut bits = want;
+    while bits > TT_BITS_MIN && (entry << bits) > bytes {
+        bits -= 1;
+    }
+    bits
+}
 const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
@@ -156,6 +171,7 @@ pub(crate) struct Searcher {
     sub_aborted: bool,
     tt: Vec<TtEntry>,
     tt_bits: u32,
+    vcf_bits: u32,
     vcf_tt: Vec<(u64, i8)>,
     vct_tt: Vec<(u64, i8)>,
     killers: Vec<[u32; 2]>,
@@ -184,6 +200,7 @@ impl Searcher {
             sub_aborted: false,
             tt: vec![TtEntry::default(); 1 << TT_BITS_SMALL],
             tt_bits: TT_BITS_SMALL,
+            vcf_bits: VCF_TT_BITS,
             vcf_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             vct_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             killers: vec![[NO_MOVE; 2]; 128],
@@ -195,6 +212,37 @@ impl Searcher {
             cells: pos.on_board().collect(),
             pos,
         }
+    }
+
+    /// Sizes the hash tables to fit in `bytes` (None: the defaults).
+    pub fn limit_memory(&mut self, bytes: Option<usize>) {
+        // A quarter for the two threat-search tables, the rest for the
+        // main table.
+        let vcf = bits_within(
+            VCF_TT_BITS,
+            2 * std::mem::size_of::<(u64, i8)>(),
+            bytes.map(|b| b / 4),
+        );
+        if vcf != self.vcf_bits {
+            self.vcf_bits = vcf;
+            self.vcf_tt = vec![(0, 0); 1 << vcf];
+            self.vct_tt = vec![(0, 0); 1 << vcf];
+        }
+        let main = bits_within(
+            self.tt_bits,
+            std::mem::size_of::<TtEntry>(),
+            bytes.map(|b| b - b / 4),
+        );
+        if main != self.tt_bits {
+            self.tt_bits = main;
+            self.tt = vec![TtEntry::default(); 1 << main];
+        }
+    }
+
+    /// Bytes held by the hash tables.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.len() * std::mem::size_of::<TtEntry>()
+            + (self.vcf_tt.len() + self.vct_tt.len()) * std::mem::size_of::<(u64, i8)>()
     }
 
     #[inline]
@@ -314,6 +362,12 @@ impl Searcher {
         r
     }
 
+    /// Did the last [`Searcher::vcf_root`] run out of nodes (so a failure
+    /// is not a proof)?
+    pub fn vcf_aborted(&self) -> bool {
+        self.sub_aborted
+    }
+
     fn vcf(&mut self, att: Color, depth: i32) -> bool {
         if self.sub_out() {
             return false;
@@ -369,7 +423,7 @@ impl Searcher {
             return false;
         }
         let key = self.pos.hash ^ self.side_key[att];
-        let slot = (key >> (64 - VCF_TT_BITS)) as usize;
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
         let (k, d) = self.vcf_tt[slot];
         if k == key && i32::from(d) >= depth {
             return false;
@@ -465,7 +519,7 @@ impl Searcher {
         }
         let def = 1 - att;
         let key = self.pos.hash ^ self.side_key[att] ^ 0x55AA;
-        let slot = (key >> (64 - VCF_TT_BITS)) as usize;
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
         let (k, d) = self.vct_tt[slot];
         if k == key && i32::from(d) >= depth {
             return None;
@@ -734,10 +788,16 @@ impl Searcher {
         } else {
             TT_BITS_SMALL + 2
         };
+        let bits = bits_within(
+            bits,
+            std::mem::size_of::<TtEntry>(),
+            budget.memory.map(|b| b - b / 4),
+        );
         if bits != self.tt_bits {
             self.tt_bits = bits;
             self.tt = vec![TtEntry::default(); 1 << bits];
         }
+        self.limit_memory(budget.memory);
         let done = |best, score| Thought {
             best: Some(best),
             score,
