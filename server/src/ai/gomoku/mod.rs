@@ -9,7 +9,8 @@
 //!   the stones, pattern evaluation, forced replies to fours and open
 //!   threes (see [`search`]).
 //! * **Expert**: incremental line-pattern evaluation ([`pattern`], [`pos`]),
-//!   VCF and VCT threat-space search at the root and VCF at the leaves,
+//!   VCF and VCT threat-space search at the root, VCF at the leaves, and a
+//!   check that the chosen move leaves the opponent no VCF or VCT,
 //!   iterative-deepening PVS with a transposition table, killer and history
 //!   ordering, threat-restricted candidates (see [`search`]).
 //!

@@ -39,10 +39,22 @@
 //! pattern-value sums of both colours ([`super::pos::PAT_VALUE`]), the side
 //! to move's weighted 6/5 (its threats are realised first).
 //!
+//! # Safety check ([`Searcher::safety_check`], Expert)
+//! Threat search inside the main search, at ply one: the move the
+//! alpha-beta search chose is played only if the opponent then has no VCF
+//! (3 000 nodes) and no VCT (depth 6, 10 000 nodes); otherwise the next
+//! root moves are checked the same way (at most four in all). It catches
+//! the slow threat sequences (an open three leading to a VCF) that a
+//! depth-4 or depth-5 search misses under a short budget.
+//!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
-//! 1024 nodes). Iterations only start while less than half of the time is
-//! used, so a move takes at most the budget plus one check interval.
+//! 1024 nodes). The Expert's main search gets 9/10 of the budget and the
+//! safety check the rest. Iterations only start while less than half of
+//! the main search's time is used, so a move takes at most the budget plus
+//! one check interval. The hash tables can be capped in bytes
+//! ([`Budget::memory`]; the main table gets 3/4, the VCF and VCT tables
+//! 1/8 each, rounded down to powers of two).
 
 use std::time::{Duration, Instant};
 
@@ -780,8 +792,22 @@ impl Searcher {
     /// Chooses a move for `me` within `budget`.
     pub fn think(&mut self, me: Color, budget: Budget) -> Thought {
         let start = Instant::now();
-        self.node_limit = self.nodes.saturating_add(budget.nodes);
-        self.deadline = budget.time.map(|t| start + t);
+        // The main search gets 9/10 of the budget; the rest is kept for the
+        // safety check of the chosen move (Expert).
+        let (full_nodes, full_deadline) = (
+            self.nodes.saturating_add(budget.nodes),
+            budget.time.map(|t| start + t),
+        );
+        let main_share = |n: u64| {
+            if n == u64::MAX { n } else { n / 10 * 9 }
+        };
+        if self.settings.threat_search {
+            self.node_limit = self.nodes.saturating_add(main_share(budget.nodes));
+            self.deadline = budget.time.map(|t| start + t * 9 / 10);
+        } else {
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+        }
         self.stopped = false;
         let bits = if budget.nodes > 200_000 {
             TT_BITS_LARGE
@@ -921,6 +947,43 @@ impl Searcher {
                 break;
             }
         }
+        if self.settings.threat_search && best.score.abs() <= WIN_THRESHOLD {
+            self.stopped = false;
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+            best = self.safety_check(me, best, &root);
+        }
+        best
+    }
+
+    /// Threat search inside the main search, at ply one: the chosen move
+    /// is kept only if the opponent has no VCF or VCT after it. Otherwise
+    /// the next moves in the root order are tried (at most four in all);
+    /// when all of them lose to a threat sequence, the search's choice
+    /// stands. Uses what is left of the budget.
+    fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
+        let opp = 1 - me;
+        let Some(first) = best.best else { return best };
+        let mut order = vec![(first, best.score)];
+        order.extend(root.iter().copied().filter(|m| m.0 != first));
+        for &(m, score) in order.iter().take(4) {
+            self.pos.make(m, me);
+            let saved = std::mem::take(&mut self.vcf_line);
+            let lost = self.vcf_root(opp, 30, 3_000) || self.vct_root(opp, 6, 10_000).is_some();
+            self.vcf_line = saved;
+            self.pos.unmake(m, me);
+            if self.stopped {
+                break;
+            }
+            if !lost {
+                return Thought {
+                    best: Some(m),
+                    score: if m == first { best.score } else { score },
+                    depth: best.depth,
+                };
+            }
+        }
+        self.stopped = false;
         best
     }
 }
