@@ -3,7 +3,10 @@
 //! depends on the clock.
 
 use tabula_server::ai::Level;
-use tabula_server::ai::gomoku::{Decision, Limits, best_move, choose_with, find_vcf, puzzles};
+use tabula_server::ai::gomoku::{
+    Decision, Limits, best_move, choose_with, expert_search, find_vcf, puzzles, shortest_vcf,
+    vcf_min_fours,
+};
 use tabula_shared::gomoku::{
     Board, Gomoku, GomokuConfig, Opening, Phase, Point, Rule, Seat, Stone, five_at, renju,
 };
@@ -67,21 +70,91 @@ fn play_out(board: &Board, attacker: Stone, rule: Rule) -> Option<usize> {
     None
 }
 
+/// Replays a VCF line (attacker and defender moves alternating) and checks
+/// it is genuine: every attacker move but the last makes a four whose
+/// block is the defender's only move (and the next defender move is that
+/// block), a defender block that makes a four of its own is answered by
+/// an attacker four on its five-point, and the last attacker move leaves
+/// two five-points, so the five follows. Returns the attacker's moves.
+fn check_vcf_line(board: &Board, attacker: Stone, rule: Rule, line: &[Point]) -> usize {
+    let defender = attacker.opponent();
+    let mut b = board.clone();
+    assert!(five_points(&b, attacker, rule).is_empty(), "five in one");
+    let attacks = line.len().div_ceil(2);
+    for (k, pair) in line.chunks(2).enumerate() {
+        let a = pair[0];
+        let threats = five_points(&b, defender, rule);
+        assert!(
+            threats.is_empty() || threats == [a],
+            "move {k}: ignores {threats:?}"
+        );
+        b.place(a, attacker).unwrap();
+        assert!(
+            five_at(&b, a, attacker, rule).is_none(),
+            "move {k} is a five"
+        );
+        let fives = five_points(&b, attacker, rule);
+        if k + 1 == attacks {
+            assert!(fives.len() >= 2, "last move {a} does not win: {fives:?}");
+            // Whatever the defender blocks, the five follows.
+            b.place(fives[0], defender).unwrap();
+            b.place(fives[1], attacker).unwrap();
+            assert!(five_at(&b, fives[1], attacker, rule).is_some());
+        } else {
+            assert_eq!(fives.len(), 1, "move {k} ({a}) is not a single four");
+            assert_eq!(pair.get(1), Some(&fives[0]), "move {k}: wrong block");
+            b.place(fives[0], defender).unwrap();
+            assert!(five_at(&b, fives[0], defender, rule).is_none());
+        }
+    }
+    attacks
+}
+
+#[test]
+fn vcf_puzzles_are_genuine_and_shortest() {
+    let set = puzzles::vcf_puzzles();
+    let lengths: Vec<usize> = set.iter().map(|p| p.fours).collect();
+    for want in [5, 8, 10, 12, 15] {
+        assert!(lengths.contains(&want), "no puzzle of {want} fours");
+    }
+    for pz in &set {
+        let (b, att) = (&pz.board, pz.attacker);
+        // The built chains are real positions with black to move: equal
+        // stone counts (the random ones have one black stone more).
+        let blacks = b.stones().filter(|s| s.1 == Stone::Black).count();
+        if pz.name.starts_with("chain") {
+            assert_eq!(2 * blacks, b.stone_count(), "{}", pz.name);
+        }
+        // Iterative deepening proves no VCF is shorter (a shallower depth
+        // that ran out of nodes would give None)...
+        let line = shortest_vcf(b, att, Rule::Freestyle, pz.fours as i32 - 1, 5_000_000)
+            .unwrap_or_else(|| panic!("{}: no VCF of {} fours", pz.name, pz.fours));
+        assert_eq!(
+            vcf_min_fours(b, att, Rule::Freestyle, 20, 5_000_000),
+            Some(pz.fours - 1)
+        );
+        // ...and the line it finds is a real VCF of exactly that length.
+        assert_eq!(
+            check_vcf_line(b, att, Rule::Freestyle, &line),
+            pz.fours,
+            "{}",
+            pz.name
+        );
+        // The default solver (first line found, not the shortest) also wins.
+        let any = find_vcf(b, att, Rule::Freestyle, 1_000_000)
+            .unwrap_or_else(|| panic!("{}: no VCF found", pz.name));
+        assert!(check_vcf_line(b, att, Rule::Freestyle, &any) >= pz.fours);
+        // The defender has no five-point to start with.
+        assert!(five_points(b, att.opponent(), Rule::Freestyle).is_empty());
+    }
+}
+
 #[test]
 fn expert_solves_vcf_puzzles() {
     let set = puzzles::vcf_puzzles();
-    assert!(set.len() >= 8);
-    assert!(set.iter().any(|p| p.fours >= 8) && set.iter().any(|p| p.fours == 5));
+    assert!(set.len() >= 14);
     for pz in set {
-        // The solver proves it...
-        let line = find_vcf(&pz.board, pz.attacker, Rule::Freestyle, 1_000_000)
-            .unwrap_or_else(|| panic!("{}: no VCF found", pz.name));
-        assert!(
-            line.len().div_ceil(2) >= pz.fours,
-            "{}: line shorter than the minimum",
-            pz.name
-        );
-        // ...the Expert's first move keeps a forced win (checked by the
+        // The Expert's first move keeps a forced win (checked by the
         // solver after the forced block)...
         let first = best_move(
             Level::Expert,
@@ -473,5 +546,35 @@ fn expert_beats_beginner_in_a_short_game() {
     match g.outcome() {
         Some(tabula_shared::gomoku::Outcome::Win { seat, .. }) => assert_eq!(*seat, Seat::First),
         other => panic!("expected an Expert win, got {other:?}"),
+    }
+}
+
+#[test]
+fn expert_tables_fit_a_memory_limit() {
+    let board = Board::from_diagram(
+        15,
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "......X.O......",
+            ".......XO......",
+            "......OX.......",
+        ],
+    )
+    .unwrap();
+    let unlimited = expert_search(&board, Stone::White, Rule::Freestyle, nodes(300_000), 0);
+    assert!(unlimited.table_bytes > 4 << 20, "{}", unlimited.table_bytes);
+    for bytes in [100_000usize, 1 << 20] {
+        let limits = Limits {
+            memory: Some(bytes),
+            ..nodes(300_000)
+        };
+        let r = expert_search(&board, Stone::White, Rule::Freestyle, limits, 0);
+        assert!(r.table_bytes <= bytes, "{} > {bytes}", r.table_bytes);
+        let p = r.best.unwrap();
+        assert!(board.is_empty_at(p));
     }
 }

@@ -203,3 +203,36 @@ fn renju_and_standard_games_run() {
         b.end();
     }
 }
+
+#[test]
+fn small_max_memory_still_plays_legal_moves() {
+    // 200 KB: the hash tables shrink to fit in half of it.
+    let mut b = Brain::start();
+    b.send("INFO max_memory 200000");
+    b.send("INFO timeout_turn 150");
+    assert_eq!(b.ask("START 15"), "OK");
+    let mut taken = vec![point(&b.ask("BEGIN"), 15)];
+    let mut k = 0u8;
+    for _ in 0..8 {
+        let mv = loop {
+            let c = (3 + k % 9, 3 + (k * 4) % 9);
+            k += 1;
+            if !taken.contains(&c) {
+                break c;
+            }
+        };
+        taken.push(mv);
+        let m = point(&b.ask(&format!("TURN {},{}", mv.0, mv.1)), 15);
+        assert!(!taken.contains(&m), "played on an occupied point {m:?}");
+        taken.push(m);
+    }
+    // A forced block still works with the small tables.
+    b.send("BOARD");
+    for l in [
+        "2,3,1", "3,3,2", "4,3,2", "5,3,2", "6,3,2", "10,10,1", "11,11,1",
+    ] {
+        b.send(l);
+    }
+    assert_eq!(b.ask("DONE"), "7,3");
+    b.end();
+}

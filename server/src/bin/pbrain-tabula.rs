@@ -5,7 +5,9 @@
 //! `BOARD` ... `DONE` (`x,y,field`: 1 own, 2 opponent, 3 treated as an
 //! opponent stone), `TAKEBACK x,y`, `SWAP2BOARD` ... `DONE`, `INFO key
 //! value` (`timeout_turn`, `timeout_match`, `time_left`, `max_memory`,
-//! `rule`: bit 1 exactly five, bit 4 renju), `ABOUT`, `END`. Coordinates
+//! `rule`: bit 1 exactly five, bit 4 renju), `ABOUT`, `END`. With a
+//! `max_memory` (bytes, 0 for none) the hash tables are sized to at most
+//! half of it. Coordinates
 //! are zero-based `x,y`. Unknown commands get `UNKNOWN ...`, malformed
 //! ones `ERROR ...`; every answer is flushed.
 //!
@@ -36,6 +38,8 @@ struct Engine {
     timeout_turn: u64,
     timeout_match: u64,
     time_left: Option<u64>,
+    /// `INFO max_memory` in bytes (0: no limit).
+    max_memory: u64,
     /// Collecting `BOARD` / `SWAP2BOARD` lines.
     collecting: Option<Collect>,
 }
@@ -61,6 +65,7 @@ impl Engine {
             timeout_turn: 1000,
             timeout_match: 0,
             time_left: None,
+            max_memory: 0,
             collecting: None,
         }
     }
@@ -110,6 +115,16 @@ impl Engine {
         Duration::from_millis(ms.saturating_sub(margin).max(10))
     }
 
+    /// Search limits for this move: the time budget, and hash tables of
+    /// at most half of `max_memory` (the rest is left for the program).
+    fn limits(&self) -> Limits {
+        Limits {
+            memory: (self.max_memory > 0)
+                .then(|| usize::try_from(self.max_memory / 2).unwrap_or(usize::MAX)),
+            ..Limits::time(self.budget())
+        }
+    }
+
     fn parse_point(&self, s: &str) -> Result<Point, String> {
         let size = self.size.ok_or("no game started (send START first)")?;
         let mut it = s.split(',').map(str::trim);
@@ -136,7 +151,7 @@ impl Engine {
             &board,
             stone,
             self.rule(),
-            Limits::time(self.budget()),
+            self.limits(),
             seed,
         ) {
             Some(p) => {
@@ -256,6 +271,7 @@ impl Engine {
                     ("timeout_turn", Some(v)) => self.timeout_turn = v.max(0) as u64,
                     ("timeout_match", Some(v)) => self.timeout_match = v.max(0) as u64,
                     ("time_left", Some(v)) => self.time_left = Some(v.max(0) as u64),
+                    ("max_memory", Some(v)) => self.max_memory = v.max(0) as u64,
                     ("rule", Some(v)) => self.rule_bits = v.max(0) as u32,
                     _ => {}
                 }
@@ -341,7 +357,7 @@ impl Engine {
                 return format!("ERROR illegal swap2 stone {},{}", p.x, p.y);
             }
         }
-        let limits = Limits::time(self.budget());
+        let limits = self.limits();
         let mut placed = Vec::new();
         for k in 0..4u64 {
             let Some(seat) = g.to_act() else { break };

@@ -9,7 +9,8 @@
 //!   the stones, pattern evaluation, forced replies to fours and open
 //!   threes (see [`search`]).
 //! * **Expert**: incremental line-pattern evaluation ([`pattern`], [`pos`]),
-//!   VCF and VCT threat-space search at the root and VCF at the leaves,
+//!   VCF and VCT threat-space search at the root, VCF at the leaves, and a
+//!   check that the chosen move leaves the opponent no VCF or VCT,
 //!   iterative-deepening PVS with a transposition table, killer and history
 //!   ordering, threat-restricted candidates (see [`search`]).
 //!
@@ -69,6 +70,10 @@ pub struct Limits {
     pub time: Option<Duration>,
     /// Node limit per decision.
     pub nodes: Option<u64>,
+    /// Bytes the Expert's hash tables may use (None: the defaults, about
+    /// 13 MB for long searches). Tables shrink to powers of two that fit,
+    /// down to a floor of a few kilobytes.
+    pub memory: Option<usize>,
 }
 
 impl Limits {
@@ -77,6 +82,7 @@ impl Limits {
         Limits {
             time: Some(budget),
             nodes: None,
+            memory: None,
         }
     }
 
@@ -85,6 +91,7 @@ impl Limits {
         Limits {
             time: None,
             nodes: Some(nodes),
+            memory: None,
         }
     }
 
@@ -92,6 +99,7 @@ impl Limits {
         Budget {
             nodes: self.nodes.unwrap_or(u64::MAX),
             time: self.time,
+            memory: self.memory,
         }
     }
 
@@ -100,6 +108,7 @@ impl Limits {
         Limits {
             time: self.time.map(|t| t * num / den),
             nodes: self.nodes.map(|n| n * u64::from(num) / u64::from(den)),
+            memory: self.memory,
         }
     }
 }
@@ -192,6 +201,8 @@ pub struct SearchReport {
     pub depth: i32,
     /// Nodes visited, threat searches included.
     pub nodes: u64,
+    /// Bytes held by the search's hash tables.
+    pub table_bytes: usize,
 }
 
 /// Runs the Expert search and reports what it found.
@@ -224,6 +235,7 @@ fn search_with(
         score: t.score,
         depth: t.depth,
         nodes: s.nodes,
+        table_bytes: s.table_bytes(),
     }
 }
 
@@ -240,9 +252,33 @@ pub fn find_vcf(board: &Board, attacker: Stone, rule: Rule, max_nodes: u64) -> O
     }
 }
 
-/// The fewest attacker fours (not counting the final five) of a VCF for
-/// `attacker`, by iterative deepening up to `max_depth`; `None` when none
-/// is found within `max_nodes` per depth.
+/// The shortest VCF for `attacker`, by iterative deepening of the solver
+/// up to `max_depth` fours before the winning move: the whole line (as
+/// [`find_vcf`]). `None` when there is none that short, or when some
+/// shallower depth could not be searched exhaustively within `max_nodes`
+/// (so a returned line is proven shortest).
+pub fn shortest_vcf(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    max_depth: i32,
+    max_nodes: u64,
+) -> Option<Vec<Point>> {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    for d in 0..=max_depth {
+        if s.vcf_root(color_of(attacker), d, max_nodes) {
+            return Some(s.vcf_line.iter().map(|&i| s.pos.point(i)).collect());
+        }
+        if s.vcf_aborted() {
+            return None;
+        }
+    }
+    None
+}
+
+/// The fewest attacker fours (not counting the winning open four, double
+/// four or five) of a VCF for `attacker`; see [`shortest_vcf`].
 pub fn vcf_min_fours(
     board: &Board,
     attacker: Stone,
@@ -250,12 +286,7 @@ pub fn vcf_min_fours(
     max_depth: i32,
     max_nodes: u64,
 ) -> Option<usize> {
-    let pos = Pos::from_board(board, rule);
-    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
-    (0..=max_depth).find_map(|d| {
-        s.vcf_root(color_of(attacker), d, max_nodes)
-            .then(|| s.vcf_line.len().div_ceil(2) - 1)
-    })
+    shortest_vcf(board, attacker, rule, max_depth, max_nodes).map(|l| l.len().div_ceil(2) - 1)
 }
 
 /// Is `p` a legal point for `stone` (empty; not renju-forbidden for black)?

@@ -1,14 +1,20 @@
-//! VCF puzzles for tests and benchmarks.
+//! VCF puzzles for tests and benchmarks. Row `y = 0` comes first; black
+//! is to move and wins by continuous fours. Each puzzle is listed with the
+//! number of black moves of its *shortest* VCF (every one a four, the last
+//! an open four or double four, after which the five cannot be stopped),
+//! as proven by iterative deepening of the VCF solver
+//! ([`super::vcf_min_fours`]).
 //!
-//! The positions were found by `gomoku-arena --find-vcf`: random dense
-//! positions (15x15, black to move, white without a VCF of its own) whose
-//! *shortest* VCF for black, by iterative deepening of the VCF solver, is
-//! long. Each is listed with that shortest number of fours (counting the
-//! final open four or five). Row `y = 0` comes first.
-//!
-//! (Hand-built chains of fours, e.g. a "snake" of fours each through the
-//! previous four's stone, always had shortcuts through diagonals of the
-//! prepared stones, so the set is generated instead.)
+//! * 5 to 8 fours: random dense positions found by
+//!   `gomoku-arena --find-vcf` (white without a VCF of its own).
+//! * 10, 12 and 15 fours: chains built by `gomoku-arena --chain-vcf N
+//!   --seed S` (the seed is listed). Each four goes through the stone of
+//!   the previous four on a new line (with two prepared black stones), and
+//!   the last black move makes an open four. Random chains always have
+//!   shortcuts through the prepared stones, so the builder puts white
+//!   stones (never on the chain's own cells) on the first moves and lines
+//!   of every shorter VCF the solver finds until there is none, then adds
+//!   white stones until the counts are equal.
 
 use tabula_shared::gomoku::{Board, Stone};
 
@@ -26,7 +32,7 @@ pub struct Puzzle {
 }
 
 /// (shortest number of fours, diagram rows from `y = 0`).
-const PUZZLES: &[(usize, &[&str])] = &[
+const RANDOM: &[(usize, &[&str])] = &[
     (
         5,
         &[
@@ -164,14 +170,148 @@ const PUZZLES: &[(usize, &[&str])] = &[
     ),
 ];
 
+/// (shortest number of fours, `--chain-vcf` seed, diagram rows from
+/// `y = 0`).
+const CHAINS: &[(usize, u64, &[&str])] = &[
+    (
+        10,
+        1,
+        &[
+            ".X.............",
+            "...............",
+            ".X.O...........",
+            "..XX.O....X....",
+            "...O.X...X...O.",
+            "..X....O.......",
+            ".O.X.XO...O....",
+            "..O.....X......",
+            "........O..O...",
+            "....OXO........",
+            "...OX.XO.......",
+            ".O...X...X.....",
+            "...X.O....X....",
+            ".OX.XO....OX...",
+            "............O..",
+        ],
+    ),
+    (
+        10,
+        2,
+        &[
+            "...............",
+            "......O.O......",
+            "..O............",
+            ".OX....O.......",
+            "...X....OOO....",
+            ".....OOXX.X....",
+            "....X..X...O...",
+            "....XX.OO..X...",
+            "....O....X.....",
+            "..XX....XOX..X.",
+            ".OX.X.....X....",
+            "..O.X..XO......",
+            "......O........",
+            "........O.O....",
+        ],
+    ),
+    (
+        12,
+        3,
+        &[
+            "...............",
+            "....OO.........",
+            "....X..X.......",
+            ".O..O.....X..X.",
+            "...XX.OOOX..X..",
+            ".X.OX........X.",
+            "...X.....X..O..",
+            ".XO.....O......",
+            ".O...OX.XO...O.",
+            "..XXO..XO......",
+            ".......O.......",
+            ".OX..OX......O.",
+            "...O.X.X.......",
+            "..O..XO.O......",
+            "......X........",
+        ],
+    ),
+    (
+        12,
+        6,
+        &[
+            ".XO........O...",
+            "..X....O.......",
+            "..X...OX.XOXX..",
+            "...O.X...X.....",
+            ".X.OO..X....X..",
+            "XO.XXO.O......X",
+            "..XO.OX........",
+            "..OXOX.........",
+            ".........O.....",
+            "...O..XO.......",
+            "..O..X.........",
+            ".....XOX.......",
+            "..O.OX.O..O....",
+            ".....O.........",
+        ],
+    ),
+    (
+        15,
+        5,
+        &[
+            "...X..X.X....X.",
+            "......XO.O.....",
+            "....OO.XXO.OXX.",
+            "....OXO..X....X",
+            "....XX.O...O..X",
+            "..OOXX.X.OO.XOO",
+            ".X.X..O.OX..OX.",
+            "......O.XO.X..X",
+            "...O.XX..O.....",
+            "....OO.X.X.O...",
+            ".......OOX.....",
+            "...............",
+            "...........O...",
+            "..O..........O.",
+        ],
+    ),
+    (
+        15,
+        7,
+        &[
+            ".........X.....",
+            ".....O.X.X..O..",
+            ".....OXOO..XXO.",
+            ".O..O.XX..O..O.",
+            "....OX..X......",
+            "....O.O.XOX...X",
+            ".....OO..OXOXX.",
+            "..X...XXO......",
+            "...X.....X.OOXX",
+            ".........OX.X..",
+            ".O.....X.OXO.O.",
+            ".........OOX.O.",
+            "............X..",
+            ".......O..XX...",
+            "..............O",
+        ],
+    ),
+];
+
 /// The puzzle set, ordered by length.
 pub fn vcf_puzzles() -> Vec<Puzzle> {
-    PUZZLES
+    let random = RANDOM
         .iter()
         .enumerate()
-        .filter_map(|(i, &(fours, rows))| {
+        .map(|(i, &(fours, rows))| (format!("vcf-{}-{}", fours, i + 1), fours, rows));
+    let chains = CHAINS
+        .iter()
+        .map(|&(fours, seed, rows)| (format!("chain-{fours}-seed{seed}"), fours, rows));
+    random
+        .chain(chains)
+        .filter_map(|(name, fours, rows)| {
             Some(Puzzle {
-                name: format!("vcf-{}-{}", fours, i + 1),
+                name,
                 board: Board::from_diagram(15, rows).ok()?,
                 attacker: Stone::Black,
                 fours,

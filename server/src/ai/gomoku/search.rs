@@ -39,10 +39,22 @@
 //! pattern-value sums of both colours ([`super::pos::PAT_VALUE`]), the side
 //! to move's weighted 6/5 (its threats are realised first).
 //!
+//! # Safety check ([`Searcher::safety_check`], Expert)
+//! Threat search inside the main search, at ply one: the move the
+//! alpha-beta search chose is played only if the opponent then has no VCF
+//! (3 000 nodes) and no VCT (depth 6, 10 000 nodes); otherwise the next
+//! root moves are checked the same way (at most four in all). It catches
+//! the slow threat sequences (an open three leading to a VCF) that a
+//! depth-4 or depth-5 search misses under a short budget.
+//!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
-//! 1024 nodes). Iterations only start while less than half of the time is
-//! used, so a move takes at most the budget plus one check interval.
+//! 1024 nodes). The Expert's main search gets 9/10 of the budget and the
+//! safety check the rest. Iterations only start while less than half of
+//! the main search's time is used, so a move takes at most the budget plus
+//! one check interval. The hash tables can be capped in bytes
+//! ([`Budget::memory`]; the main table gets 3/4, the VCF and VCT tables
+//! 1/8 each, rounded down to powers of two).
 
 use std::time::{Duration, Instant};
 
@@ -63,6 +75,8 @@ pub(crate) struct Budget {
     pub nodes: u64,
     /// Wall-clock budget, if any.
     pub time: Option<Duration>,
+    /// Bytes the hash tables may use, if limited.
+    pub memory: Option<usize>,
 }
 
 /// Search settings per level.
@@ -126,6 +140,19 @@ struct TtEntry {
 const TT_BITS_SMALL: u32 = 12;
 const TT_BITS_LARGE: u32 = 19;
 const VCF_TT_BITS: u32 = 15;
+/// Smallest table size (log2) under a memory limit.
+const TT_BITS_MIN: u32 = 8;
+
+/// The largest `bits <= want` (at least [`TT_BITS_MIN`]) with
+/// `entry << bits <= bytes`.
+fn bits_within(want: u32, entry: usize, bytes: Option<usize>) -> u32 {
+    let Some(bytes) = bytes else { return want };
+    let mut bits = want;
+    while bits > TT_BITS_MIN && (entry << bits) > bytes {
+        bits -= 1;
+    }
+    bits
+}
 const EXACT: u8 = 1;
 const LOWER: u8 = 2;
 const UPPER: u8 = 3;
@@ -156,6 +183,7 @@ pub(crate) struct Searcher {
     sub_aborted: bool,
     tt: Vec<TtEntry>,
     tt_bits: u32,
+    vcf_bits: u32,
     vcf_tt: Vec<(u64, i8)>,
     vct_tt: Vec<(u64, i8)>,
     killers: Vec<[u32; 2]>,
@@ -184,6 +212,7 @@ impl Searcher {
             sub_aborted: false,
             tt: vec![TtEntry::default(); 1 << TT_BITS_SMALL],
             tt_bits: TT_BITS_SMALL,
+            vcf_bits: VCF_TT_BITS,
             vcf_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             vct_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             killers: vec![[NO_MOVE; 2]; 128],
@@ -195,6 +224,37 @@ impl Searcher {
             cells: pos.on_board().collect(),
             pos,
         }
+    }
+
+    /// Sizes the hash tables to fit in `bytes` (None: the defaults).
+    pub fn limit_memory(&mut self, bytes: Option<usize>) {
+        // A quarter for the two threat-search tables, the rest for the
+        // main table.
+        let vcf = bits_within(
+            VCF_TT_BITS,
+            2 * std::mem::size_of::<(u64, i8)>(),
+            bytes.map(|b| b / 4),
+        );
+        if vcf != self.vcf_bits {
+            self.vcf_bits = vcf;
+            self.vcf_tt = vec![(0, 0); 1 << vcf];
+            self.vct_tt = vec![(0, 0); 1 << vcf];
+        }
+        let main = bits_within(
+            self.tt_bits,
+            std::mem::size_of::<TtEntry>(),
+            bytes.map(|b| b - b / 4),
+        );
+        if main != self.tt_bits {
+            self.tt_bits = main;
+            self.tt = vec![TtEntry::default(); 1 << main];
+        }
+    }
+
+    /// Bytes held by the hash tables.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.len() * std::mem::size_of::<TtEntry>()
+            + (self.vcf_tt.len() + self.vct_tt.len()) * std::mem::size_of::<(u64, i8)>()
     }
 
     #[inline]
@@ -314,6 +374,12 @@ impl Searcher {
         r
     }
 
+    /// Did the last [`Searcher::vcf_root`] run out of nodes (so a failure
+    /// is not a proof)?
+    pub fn vcf_aborted(&self) -> bool {
+        self.sub_aborted
+    }
+
     fn vcf(&mut self, att: Color, depth: i32) -> bool {
         if self.sub_out() {
             return false;
@@ -369,7 +435,7 @@ impl Searcher {
             return false;
         }
         let key = self.pos.hash ^ self.side_key[att];
-        let slot = (key >> (64 - VCF_TT_BITS)) as usize;
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
         let (k, d) = self.vcf_tt[slot];
         if k == key && i32::from(d) >= depth {
             return false;
@@ -465,7 +531,7 @@ impl Searcher {
         }
         let def = 1 - att;
         let key = self.pos.hash ^ self.side_key[att] ^ 0x55AA;
-        let slot = (key >> (64 - VCF_TT_BITS)) as usize;
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
         let (k, d) = self.vct_tt[slot];
         if k == key && i32::from(d) >= depth {
             return None;
@@ -726,18 +792,38 @@ impl Searcher {
     /// Chooses a move for `me` within `budget`.
     pub fn think(&mut self, me: Color, budget: Budget) -> Thought {
         let start = Instant::now();
-        self.node_limit = self.nodes.saturating_add(budget.nodes);
-        self.deadline = budget.time.map(|t| start + t);
+        // The main search gets 9/10 of the budget; the rest is kept for the
+        // safety check of the chosen move (Expert).
+        let (full_nodes, full_deadline) = (
+            self.nodes.saturating_add(budget.nodes),
+            budget.time.map(|t| start + t),
+        );
+        let main_share = |n: u64| {
+            if n == u64::MAX { n } else { n / 10 * 9 }
+        };
+        if self.settings.threat_search {
+            self.node_limit = self.nodes.saturating_add(main_share(budget.nodes));
+            self.deadline = budget.time.map(|t| start + t * 9 / 10);
+        } else {
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+        }
         self.stopped = false;
         let bits = if budget.nodes > 200_000 {
             TT_BITS_LARGE
         } else {
             TT_BITS_SMALL + 2
         };
+        let bits = bits_within(
+            bits,
+            std::mem::size_of::<TtEntry>(),
+            budget.memory.map(|b| b - b / 4),
+        );
         if bits != self.tt_bits {
             self.tt_bits = bits;
             self.tt = vec![TtEntry::default(); 1 << bits];
         }
+        self.limit_memory(budget.memory);
         let done = |best, score| Thought {
             best: Some(best),
             score,
@@ -861,6 +947,43 @@ impl Searcher {
                 break;
             }
         }
+        if self.settings.threat_search && best.score.abs() <= WIN_THRESHOLD {
+            self.stopped = false;
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+            best = self.safety_check(me, best, &root);
+        }
+        best
+    }
+
+    /// Threat search inside the main search, at ply one: the chosen move
+    /// is kept only if the opponent has no VCF or VCT after it. Otherwise
+    /// the next moves in the root order are tried (at most four in all);
+    /// when all of them lose to a threat sequence, the search's choice
+    /// stands. Uses what is left of the budget.
+    fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
+        let opp = 1 - me;
+        let Some(first) = best.best else { return best };
+        let mut order = vec![(first, best.score)];
+        order.extend(root.iter().copied().filter(|m| m.0 != first));
+        for &(m, score) in order.iter().take(4) {
+            self.pos.make(m, me);
+            let saved = std::mem::take(&mut self.vcf_line);
+            let lost = self.vcf_root(opp, 30, 3_000) || self.vct_root(opp, 6, 10_000).is_some();
+            self.vcf_line = saved;
+            self.pos.unmake(m, me);
+            if self.stopped {
+                break;
+            }
+            if !lost {
+                return Thought {
+                    best: Some(m),
+                    score: if m == first { best.score } else { score },
+                    depth: best.depth,
+                };
+            }
+        }
+        self.stopped = false;
         best
     }
 }
