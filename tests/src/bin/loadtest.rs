@@ -215,6 +215,21 @@ fn rss_kib(pid: u32) -> u64 {
         .unwrap_or(0)
 }
 
+/// CPU time (user + system) a process has used, in milliseconds.
+fn cpu_ms(pid: u32) -> f64 {
+    // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .ok()
+        .and_then(|s| {
+            let rest = s.rsplit_once(')')?.1;
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let user: f64 = fields.get(11)?.parse().ok()?;
+            let system: f64 = fields.get(12)?.parse().ok()?;
+            Some((user + system) * 10.0)
+        })
+        .unwrap_or(0.0)
+}
+
 async fn connect(addr: SocketAddr) -> Option<Ws> {
     let config = WebSocketConfig::default().read_buffer_size(4096);
     tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), Some(config), false)
@@ -605,15 +620,21 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
                     .await;
             peak.extend(opened.into_iter().flatten());
         }
+        let cpu_before = cpu_ms(pid);
         let (mut s, back) = play(target, peak, rate, 4, Arc::new(Mutex::new(Vec::new()))).await;
+        let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
         let mps = s.moves as f64 / 4.0;
         let p99 = pct(&mut s.opponent, 0.99);
         println!(
-            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}",
+            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, server CPU {cpu_us_per_move:.0} us/move",
             target.name,
             back.len(),
             s.errors
         );
+        if step == 2 {
+            // 8 moves/s per game: busy, but below every saturation seen so far.
+            out.push(("server CPU us per move (8 moves/s per game)".into(), cpu_us_per_move));
+        }
         drop(back);
         if p99 < 50.0 && s.errors == 0 {
             best = best.max(mps);
