@@ -700,8 +700,13 @@ const BUSY_BATCH: usize = 4;
 /// How long a busy writer waits for more requests before committing.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
 
+/// Runs one SQL statement with no parameters, prepared once per connection.
+fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
 /// The writer thread: group commit of everything queued.
-fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
+fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -723,12 +728,14 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
             drain(&mut rx, &mut batch);
         }
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
-            let mut tx = conn.transaction()?;
+            // BEGIN and COMMIT as cached statements: parsing them again for
+            // every batch was a visible share of a move's cost.
+            exec(&conn, "BEGIN")?;
             let mut results = Vec::with_capacity(batch.len());
             for request in &mut batch {
                 if let Write::Read(job) = &mut request.write {
                     let job = std::mem::replace(job, Box::new(|_| {}));
-                    job(&tx);
+                    job(&conn);
                     results.push(Ok(Vec::new()));
                     continue;
                 }
@@ -736,20 +743,24 @@ fn writer(mut conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
                     // Several statements that may fail halfway: a savepoint
                     // keeps a failed one from leaving half a write.
                     Write::Game(_) | Write::Account(_) => {
-                        let savepoint = tx.savepoint()?;
-                        let result = apply(&savepoint, &request.write);
-                        if result.is_ok() {
-                            savepoint.commit()?;
+                        exec(&conn, "SAVEPOINT one")?;
+                        let result = apply(&conn, &request.write);
+                        if result.is_err() {
+                            exec(&conn, "ROLLBACK TO one")?;
                         }
+                        exec(&conn, "RELEASE one")?;
                         result
                     }
-                    _ => apply(&tx, &request.write),
+                    _ => apply(&conn, &request.write),
                 };
                 results.push(result.map_err(|e| e.to_string()));
             }
-            tx.commit()?;
+            exec(&conn, "COMMIT")?;
             Ok(results)
         })();
+        if outcome.is_err() && !conn.is_autocommit() {
+            let _ = exec(&conn, "ROLLBACK");
+        }
         last_commit = std::time::Instant::now();
         last_batch = batch.len();
         match outcome {
