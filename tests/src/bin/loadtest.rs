@@ -621,19 +621,25 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
             peak.extend(opened.into_iter().flatten());
         }
         let cpu_before = cpu_ms(pid);
+        let tool_before = cpu_ms(std::process::id());
         let (mut s, back) = play(target, peak, rate, 4, Arc::new(Mutex::new(Vec::new()))).await;
         let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
+        let tool_us_per_move =
+            (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
         let mps = s.moves as f64 / 4.0;
         let p99 = pct(&mut s.opponent, 0.99);
         println!(
-            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, server CPU {cpu_us_per_move:.0} us/move",
+            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, CPU per move: server {cpu_us_per_move:.0} us, load tool {tool_us_per_move:.0} us",
             target.name,
             back.len(),
             s.errors
         );
         if step == 2 {
             // 8 moves/s per game: busy, but below every saturation seen so far.
-            out.push(("server CPU us per move (8 moves/s per game)".into(), cpu_us_per_move));
+            out.push((
+                "server CPU us per move (8 moves/s per game)".into(),
+                cpu_us_per_move,
+            ));
         }
         drop(back);
         if p99 < 50.0 && s.errors == 0 {
