@@ -1743,6 +1743,7 @@ impl TabulaApp {
                         .as_ref()
                         .map(|f| f.1.clone())
                         .unwrap_or_default(),
+                    flipped: false,
                 };
                 let rect = ui.available_rect_before_wrap();
                 self.gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));

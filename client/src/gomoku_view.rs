@@ -19,6 +19,8 @@ pub struct GomokuGeometry {
     pub cell: f32,
     /// Lines per side.
     pub size: u8,
+    /// Turned half a circle: `a1` at the top right.
+    pub flipped: bool,
 }
 
 impl GomokuGeometry {
@@ -34,14 +36,31 @@ impl GomokuGeometry {
             origin,
             cell,
             size,
+            flipped: false,
+        }
+    }
+
+    /// The same board, turned half a circle or not.
+    pub fn with_flip(self, flipped: bool) -> GomokuGeometry {
+        GomokuGeometry { flipped, ..self }
+    }
+
+    /// A point as (column, row) counted on the screen from the lower left;
+    /// the same map takes screen cells back to points.
+    fn screen_cell(&self, x: u8, y: u8) -> (u8, u8) {
+        if self.flipped {
+            (self.size - 1 - x, self.size - 1 - y)
+        } else {
+            (x, y)
         }
     }
 
     /// The screen position of an intersection.
     pub fn to_screen(&self, p: Point) -> Pos2 {
+        let (cx, cy) = self.screen_cell(p.x, p.y);
         pos2(
-            self.origin.x + f32::from(p.x) * self.cell,
-            self.origin.y - f32::from(p.y) * self.cell,
+            self.origin.x + f32::from(cx) * self.cell,
+            self.origin.y - f32::from(cy) * self.cell,
         )
     }
 
@@ -57,7 +76,8 @@ impl GomokuGeometry {
         if (fx - rx).abs() > 0.45 || (fy - ry).abs() > 0.45 {
             return None;
         }
-        Some(Point::new(rx as u8, ry as u8))
+        let (x, y) = self.screen_cell(rx as u8, ry as u8);
+        Some(Point::new(x, y))
     }
 }
 
@@ -72,6 +92,8 @@ pub struct GomokuView {
     pub line: Vec<Point>,
     /// Renju points forbidden to black, when black is to move.
     pub forbidden: Vec<Point>,
+    /// Turn the board half a circle (the coordinates follow).
+    pub flipped: bool,
 }
 
 /// The star points for a board size (the standard handicap points).
@@ -107,7 +129,7 @@ pub const WOOD: Color32 = Color32::from_rgb(222, 184, 125);
 pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     let available = ui.available_rect_before_wrap();
     let (response, painter) = ui.allocate_painter(available.size(), Sense::click());
-    let geo = GomokuGeometry::fit(response.rect, game.size());
+    let geo = GomokuGeometry::fit(response.rect, game.size()).with_flip(view.flipped);
     let size = game.size();
 
     // Wood and frame.
@@ -141,8 +163,11 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     }
     let font = FontId::proportional((geo.cell * 0.4).clamp(8.0, 16.0));
     let label = Color32::from_rgb(60, 40, 20);
+    // Column letters along the bottom edge and row numbers along the left
+    // one, whichever way the board is turned.
+    let near = if geo.flipped { size - 1 } else { 0 };
     for i in 0..size {
-        let bottom = geo.to_screen(Point::new(i, 0)) + vec2(0.0, geo.cell * 0.6);
+        let bottom = geo.to_screen(Point::new(i, near)) + vec2(0.0, geo.cell * 0.6);
         painter.text(
             bottom,
             Align2::CENTER_CENTER,
@@ -150,7 +175,7 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
             font.clone(),
             label,
         );
-        let left = geo.to_screen(Point::new(0, i)) - vec2(geo.cell * 0.6, 0.0);
+        let left = geo.to_screen(Point::new(near, i)) - vec2(geo.cell * 0.6, 0.0);
         painter.text(
             left,
             Align2::CENTER_CENTER,
@@ -281,6 +306,21 @@ mod tests {
         let a1 = g.to_screen(Point::new(0, 0));
         let o15 = g.to_screen(Point::new(14, 14));
         assert!(a1.x < o15.x && a1.y > o15.y);
+    }
+
+    #[test]
+    fn a_flipped_board_turns_half_a_circle_and_still_round_trips() {
+        let g = geo();
+        let f = geo().with_flip(true);
+        for p in [Point::new(0, 0), Point::new(14, 3), Point::new(7, 7)] {
+            assert_eq!(f.point_at(f.to_screen(p)), Some(p));
+        }
+        // a1 sits where o15 sits on the unflipped board; the centre stays.
+        assert_eq!(
+            f.to_screen(Point::new(0, 0)),
+            g.to_screen(Point::new(14, 14))
+        );
+        assert_eq!(f.to_screen(Point::new(7, 7)), g.to_screen(Point::new(7, 7)));
     }
 
     #[test]

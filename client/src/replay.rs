@@ -89,14 +89,14 @@ impl Replay {
         self.viewer
     }
 
-    /// Turns the Backgammon board around.
+    /// Turns the board around (for Gomoku, half a circle: the side seen
+    /// from is "Black" when turned).
     pub fn flip(&mut self) {
         self.viewer = self.viewer.opponent();
     }
 
-    /// Whether the board can be turned around (Backgammon only: the Gomoku
-    /// board keeps its coordinates the right way up).
-    pub fn can_flip(&self) -> bool {
+    /// Whether this is a Backgammon game (else Gomoku).
+    pub fn is_backgammon(&self) -> bool {
         matches!(self.game.record, GameRecord::Backgammon { .. })
     }
 
@@ -403,7 +403,7 @@ mod tests {
         assert_eq!(r.lines()[0], "1. Black h8");
         assert_eq!(r.lines()[1], "2. White i9");
         assert!(r.error.is_none());
-        assert!(!r.can_flip());
+        assert!(!r.is_backgammon());
     }
 
     #[test]
@@ -444,7 +444,7 @@ mod tests {
         assert_eq!(r.viewer(), Side::Black, "seen from our side");
         r.flip();
         assert_eq!(r.viewer(), Side::White);
-        assert!(r.can_flip());
+        assert!(r.is_backgammon());
         assert_eq!(r.len(), 8);
         assert_eq!(r.lines()[0], "Opening roll: White 3, Black 1");
         assert_eq!(r.lines()[1], "White 8/5 6/5");

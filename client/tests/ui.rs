@@ -581,6 +581,18 @@ fn finished_games_are_in_the_history_and_replay() {
     click_label(&mut h, "First");
     assert_eq!(replay_pos(h.state()), Some(0));
     assert!(stones(h.state()).is_empty());
+    // Turn the board around and back: a1 moves to the upper right.
+    click_label(&mut h, "Flip board");
+    assert!(has_text(&h, "Board turned around"));
+    let geo = h.state().gomoku_geometry.expect("board drawn");
+    assert!(geo.flipped);
+    let (a1, o15) = (
+        geo.to_screen(Point::new(0, 0)),
+        geo.to_screen(Point::new(14, 14)),
+    );
+    assert!(a1.x > o15.x && a1.y < o15.y, "{a1:?} {o15:?}");
+    click_label(&mut h, "Flip board");
+    assert!(!h.state().gomoku_geometry.expect("board drawn").flipped);
 
     // Save it from the replay viewer, as SGF and as Piskvork .psq.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -670,7 +682,7 @@ fn finished_games_are_in_the_history_and_replay() {
         .expect("a Replay button")
         .click();
     wait_until(&mut h, "the replay viewer", |a| {
-        a.replay().is_some_and(|r| r.can_flip())
+        a.replay().is_some_and(|r| r.is_backgammon())
     });
     h.step();
     assert_eq!(h.state().replay().map(|r| r.len()), Some(recorded));

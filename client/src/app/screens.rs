@@ -477,6 +477,16 @@ impl TabulaApp {
                 ui.label(format!("Pips: White {w} · Black {b}"));
             }
             LiveGame::Gomoku(_) => {
+                ui.horizontal(|ui| {
+                    ui.label(if replay.viewer() == Side::Black {
+                        "Board turned around"
+                    } else {
+                        "Board upright (a1 lower left)"
+                    });
+                    if ui.button("Flip board").clicked() {
+                        out.push(Command::ReplayFlip);
+                    }
+                });
                 ui.checkbox(&mut self.settings.show_numbers, "Move numbers");
             }
         }
@@ -591,14 +601,17 @@ impl TabulaApp {
                         _ => Vec::new(),
                     },
                 };
+                let flipped = replay.viewer() == Side::Black;
                 let view = GomokuView {
                     clicker: None,
                     show_numbers: self.settings.show_numbers,
                     line,
                     forbidden: Vec::new(),
+                    flipped,
                 };
                 let rect = ui.available_rect_before_wrap();
-                self.gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
+                self.gomoku_geometry =
+                    Some(GomokuGeometry::fit(rect, game.size()).with_flip(flipped));
                 gomoku_view::show(ui, game, &view);
             }
             LiveGame::Backgammon(game) => {
