@@ -67,6 +67,7 @@ impl ExportForm {
             } else {
                 "Tabula".to_string()
             }),
+            result: Some(summary.result.clone()),
         }
     }
 

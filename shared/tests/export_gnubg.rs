@@ -756,6 +756,7 @@ fn gnubg_reads_our_mat_and_sgf() {
         players: ["Alice Smith".into(), "Bob".into()],
         date: Some("2026-01-31".into()),
         event: Some("Tabula test".into()),
+        result: None,
     };
     let mut files = Vec::new();
     for case in &cases {

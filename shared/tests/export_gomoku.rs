@@ -45,6 +45,7 @@ fn meta() -> ExportMeta {
         players: ["Alice [a]\\b".into(), "Bob, Jr.".into()],
         date: Some("2026-01-31".into()),
         event: Some("Room 12".into()),
+        result: None,
     }
 }
 
@@ -513,4 +514,48 @@ proptest! {
         let rec = random_game(cfg(size, rule, opening), seed, max);
         round_trip(&rec, &meta());
     }
+}
+
+#[test]
+fn a_resignation_known_to_the_caller_is_written_as_re() {
+    use tabula_shared::gomoku::Seat;
+    use tabula_shared::protocol::{EndReason, GameResult};
+    let record = GameRecord::Gomoku {
+        config: GomokuConfig::default(),
+        actions: vec![GomokuAction::Place {
+            seat: Seat::First,
+            point: Point::new(7, 7),
+        }],
+    };
+    let resigned = |winner| ExportMeta {
+        result: Some(GameResult {
+            winner,
+            reason: EndReason::Resigned,
+            line: Vec::new(),
+            score: None,
+        }),
+        ..meta()
+    };
+    let text = export(
+        &record,
+        &resigned(Some(Seat::Second)),
+        ExportFormat::GomokuSgf,
+    )
+    .unwrap();
+    assert!(text.contains("RE[W+R]"), "{text}");
+    let text = export(
+        &record,
+        &resigned(Some(Seat::First)),
+        ExportFormat::GomokuSgf,
+    )
+    .unwrap();
+    assert!(text.contains("RE[B+R]"), "{text}");
+    let text = export(&record, &meta(), ExportFormat::GomokuSgf).unwrap();
+    assert!(
+        !text.contains("RE["),
+        "nothing known, nothing written: {text}"
+    );
+    // It still reads back as the same moves.
+    let back = import(&text, ExportFormat::GomokuSgf).unwrap();
+    assert_eq!(back.record, record);
 }

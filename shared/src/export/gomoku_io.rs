@@ -172,6 +172,7 @@ pub(crate) fn rebuild(
             players,
             date,
             event,
+            result: None,
         },
     })
 }

@@ -32,9 +32,9 @@
 //!   Other SGF readers ignore `SC` and show the stones.
 //! * `PB` is the player who ended up with black, `PW` with white (while
 //!   swap2 has not decided the colours: `PB` is the first seat).
-//! * `RE` is `B+` or `W+` for a five, `0` for a full board, absent when the
-//!   rules did not end the game (a resignation or time loss is not part of
-//!   the record).
+//! * `RE` is `B+` or `W+` for a five, `0` for a full board; for a game the
+//!   rules did not end, what [`ExportMeta::result`] says (`B+R`/`W+R` for a
+//!   resignation, `+T` for time, `0` for an agreed draw), else absent.
 //!
 //! [`import`](super::import) reads this back (main line only), checks every move with the
 //! rules, and refuses passes, setup stones (`AB`, `AW`) and unknown `RU`
@@ -92,7 +92,27 @@ pub(crate) fn write(
         Some(Some(Stone::Black)) => out.push_str("RE[B+]"),
         Some(Some(Stone::White)) => out.push_str("RE[W+]"),
         Some(None) => out.push_str("RE[0]"),
-        None => {}
+        // Not decided on the board: a resignation, a timeout or a draw
+        // agreed, when the caller knows it.
+        None => {
+            use crate::protocol::EndReason;
+            if let Some(result) = &meta.result {
+                let suffix = match result.reason {
+                    EndReason::Resigned => "R",
+                    EndReason::Timeout => "T",
+                    _ => "",
+                };
+                match result.winner {
+                    Some(seat) if seat == black => {
+                        let _ = write!(out, "RE[B+{suffix}]");
+                    }
+                    Some(_) => {
+                        let _ = write!(out, "RE[W+{suffix}]");
+                    }
+                    None => out.push_str("RE[0]"),
+                }
+            }
+        }
     }
     let mut placed = 0usize;
     for action in actions {

@@ -138,7 +138,7 @@ impl ExportFormat {
 }
 
 /// What a record does not hold but a file should: names, date, event.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct ExportMeta {
     /// Display names by seat: `players[0]` is the first seat (Backgammon
     /// White, Gomoku black unless swap2 changed it), `players[1]` the second.
@@ -149,6 +149,10 @@ pub struct ExportMeta {
     /// An event or room name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
+    /// How the game ended, when the record alone does not say (a Gomoku
+    /// resignation, timeout or agreed draw); Gomoku SGF writes it as `RE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result: Option<crate::protocol::GameResult>,
 }
 
 impl ExportMeta {
