@@ -221,6 +221,11 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
+    // Small, frequent checkpoints: a checkpoint stalls every write queued
+    // behind it, and at the default (1,000 pages) those stalls made the p99
+    // of moves at 2,000 games (loadtest) 5 to 6 ms; at 100 pages, 2 to 4 ms
+    // (10,000 pages: 13 to 15 ms).
+    conn.pragma_update(None, "wal_autocheckpoint", 100)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
     Ok(conn)
