@@ -163,54 +163,38 @@ pub(crate) fn write(walk: &Walk, meta: &ExportMeta) -> Result<String, ExportErro
             names[1],
             game.score[1]
         );
+        // One numbered line per White move; a Black move shares the line of
+        // the White move before it, or opens a line of its own.
         let mut number = 0;
         let mut left: Option<String> = None;
         let mut right: Option<String> = None;
-        let mut open = false;
-        for event in &game.events {
-            let Some((side, text)) = event_text(event) else {
-                continue;
-            };
-            match side {
-                Side::White => {
-                    if open {
-                        push_line(
-                            &mut out,
-                            Some(number),
-                            left.as_deref().unwrap_or(""),
-                            right.as_deref().unwrap_or(""),
-                        );
-                    }
-                    number += 1;
-                    open = true;
-                    left = Some(text);
-                    right = None;
-                }
-                Side::Black => {
-                    if !open || right.is_some() {
-                        if open {
-                            push_line(
-                                &mut out,
-                                Some(number),
-                                left.as_deref().unwrap_or(""),
-                                right.as_deref().unwrap_or(""),
-                            );
-                        }
-                        number += 1;
-                        open = true;
-                        left = None;
-                    }
-                    right = Some(text);
-                }
-            }
-        }
-        if open {
+        let flush = |out: &mut String, number, left: &Option<String>, right: &Option<String>| {
             push_line(
-                &mut out,
+                out,
                 Some(number),
                 left.as_deref().unwrap_or(""),
                 right.as_deref().unwrap_or(""),
             );
+        };
+        for event in &game.events {
+            let Some((side, text)) = event_text(event) else {
+                continue;
+            };
+            if side == Side::White || number == 0 || right.is_some() {
+                if number > 0 {
+                    flush(&mut out, number, &left, &right);
+                }
+                number += 1;
+                left = None;
+                right = None;
+            }
+            match side {
+                Side::White => left = Some(text),
+                Side::Black => right = Some(text),
+            }
+        }
+        if number > 0 {
+            flush(&mut out, number, &left, &right);
         }
         if let Some(end) = game.end {
             let wins = format!(" Wins {}", points_text(end.points));
