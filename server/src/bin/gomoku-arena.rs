@@ -356,17 +356,7 @@ fn find_puzzles(args: &Args) {
             200_000,
         ) && f >= 4
         {
-            let rows: Vec<String> = (0..15u8)
-                .map(|y| {
-                    (0..15u8)
-                        .map(|x| match board.get(Point::new(x, y)) {
-                            Some(Stone::Black) => 'X',
-                            Some(Stone::White) => 'O',
-                            None => '.',
-                        })
-                        .collect()
-                })
-                .collect();
+            let rows = board_rows(&board);
             println!("fours {}: {:?}", f + 1, rows);
         }
     }
@@ -649,17 +639,7 @@ fn chain_puzzles(n: usize, seed: u64, tries: usize) {
     for s in seed..seed + tries as u64 {
         let t = Instant::now();
         if let Some(board) = chain_puzzle(n, s) {
-            let rows: Vec<String> = (0..15u8)
-                .map(|y| {
-                    (0..15u8)
-                        .map(|x| match board.get(Point::new(x, y)) {
-                            Some(Stone::Black) => 'X',
-                            Some(Stone::White) => 'O',
-                            None => '.',
-                        })
-                        .collect()
-                })
-                .collect();
+            let rows = board_rows(&board);
             println!(
                 "seed {s} fours {n} ({:.1} s): {rows:?}",
                 t.elapsed().as_secs_f64()
@@ -729,4 +709,19 @@ fn main() -> ExitCode {
         arena(&args);
     }
     ExitCode::SUCCESS
+}
+
+/// A 15x15 board as text rows (`X` black, `O` white, `.` empty), as puzzles are written.
+fn board_rows(board: &Board) -> Vec<String> {
+    (0..15u8)
+        .map(|y| {
+            (0..15u8)
+                .map(|x| match board.get(Point::new(x, y)) {
+                    Some(Stone::Black) => 'X',
+                    Some(Stone::White) => 'O',
+                    None => '.',
+                })
+                .collect()
+        })
+        .collect()
 }
