@@ -148,15 +148,21 @@ CREATE TABLE IF NOT EXISTS players (
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     state TEXT NOT NULL,
-    updated_at INTEGER NOT NULL
+    updated_at INTEGER NOT NULL,
+    log_from INTEGER NOT NULL DEFAULT 0
 );
-CREATE TABLE IF NOT EXISTS room_actions (
+-- The moves of running rooms, as one append-only log: a row goes on the
+-- end of one b-tree, so a commit of many moves in many rooms writes a page or
+-- two instead of one page per room (a (room, idx) key scattered them).
+-- A room's rows are those after its full state's log_from; older ones are
+-- garbage, deleted from the front of the log (see log_maintenance).
+CREATE TABLE IF NOT EXISTS action_log (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
     room_id TEXT NOT NULL,
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
     seq INTEGER NOT NULL,
-    clock TEXT NOT NULL,
-    PRIMARY KEY (room_id, idx)
+    clock TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
@@ -228,7 +234,38 @@ fn open(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "wal_autocheckpoint", 100)?;
     conn.busy_timeout(std::time::Duration::from_secs(5))?;
     conn.execute_batch(SCHEMA)?;
+    migrate(&conn)?;
     Ok(conn)
+}
+
+/// Brings a database written by an older Tabula up to date: rooms get
+/// `log_from`, and the old per-room `room_actions` rows move to the log.
+fn migrate(conn: &Connection) -> rusqlite::Result<()> {
+    let has_log_from: bool = conn.query_row(
+        "SELECT COUNT(*) FROM pragma_table_info('rooms') WHERE name = 'log_from'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if !has_log_from {
+        conn.execute_batch("ALTER TABLE rooms ADD COLUMN log_from INTEGER NOT NULL DEFAULT 0")?;
+    }
+    let has_old_actions: bool = conn.query_row(
+        "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = 'room_actions'",
+        [],
+        |r| r.get::<_, i64>(0).map(|n| n > 0),
+    )?;
+    if has_old_actions {
+        // Every old row is still needed (they were deleted at each full save).
+        conn.execute_batch(
+            "BEGIN;
+             INSERT INTO action_log (room_id, idx, action, seq, clock)
+                 SELECT room_id, idx, action, seq, clock FROM room_actions ORDER BY room_id, idx;
+             UPDATE rooms SET log_from = 0;
+             DROP TABLE room_actions;
+             COMMIT;",
+        )?;
+    }
+    Ok(())
 }
 
 /// What the store held at start-up.
@@ -239,6 +276,8 @@ pub struct Loaded {
     pub accounts: Vec<AccountRow>,
     /// Every saved room: (id, state JSON, actions appended since, in order).
     pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
+    /// Where each room's live rows start in the action log.
+    first_live: std::collections::HashMap<String, i64>,
 }
 
 impl Store {
@@ -252,6 +291,7 @@ impl Store {
         let path = dir.join("tabula.db");
         let conn = open(&path)?;
         let loaded = load(&conn)?;
+        let log = LogFront::new(&loaded);
         // One connection holds the file exclusively: no file-lock calls per
         // commit (a measurable share of a move's cost), and a second server
         // started on the same directory fails instead of sharing it.
@@ -259,7 +299,7 @@ impl Store {
         let (tx, rx) = mpsc::unbounded_channel();
         thread::Builder::new()
             .name("tabula-store".into())
-            .spawn(move || writer(conn, rx))?;
+            .spawn(move || writer(conn, rx, log))?;
         Ok((Store { tx }, loaded))
     }
 
@@ -503,31 +543,49 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    // Each room's full state, then the log rows after its log_from, in order.
     let mut rooms = Vec::new();
-    let mut stmt = conn.prepare("SELECT id, state FROM rooms")?;
-    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-    let mut actions = conn.prepare(
-        "SELECT idx, action, seq, clock FROM room_actions WHERE room_id = ?1 ORDER BY idx",
-    )?;
+    let mut index = std::collections::HashMap::new();
+    let mut stmt = conn.prepare("SELECT id, state, log_from FROM rooms")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
     for row in rows {
-        let (id, state) = row?;
-        let appended = actions
-            .query_map(params![id], |r| {
-                Ok(AppendedAction {
-                    room_id: id.clone(),
-                    index: r.get::<_, i64>(0)? as u64,
-                    action: r.get(1)?,
-                    seq: r.get::<_, i64>(2)? as u64,
-                    clock: r.get(3)?,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        rooms.push((id, state, appended));
+        let (id, state, log_from) = row?;
+        index.insert(id.clone(), (rooms.len(), log_from));
+        rooms.push((id, state, Vec::new()));
+    }
+    let mut stmt =
+        conn.prepare("SELECT id, room_id, idx, action, seq, clock FROM action_log ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    let mut first_live = std::collections::HashMap::new();
+    while let Some(r) = rows.next()? {
+        let room_id: String = r.get(1)?;
+        let Some(&(at, log_from)) = index.get(&room_id) else {
+            continue;
+        };
+        let id: i64 = r.get(0)?;
+        if id <= log_from {
+            continue;
+        }
+        first_live.entry(room_id.clone()).or_insert(id);
+        rooms[at].2.push(AppendedAction {
+            room_id,
+            index: r.get::<_, i64>(2)? as u64,
+            action: r.get(3)?,
+            seq: r.get::<_, i64>(4)? as u64,
+            clock: r.get(5)?,
+        });
     }
     Ok(Loaded {
         players,
         accounts,
         rooms,
+        first_live,
     })
 }
 
@@ -548,18 +606,19 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>
             .execute(params![p.id, p.token, p.name])?;
         }
         Write::Room { id, state } => {
+            // The full state holds every action so far: the log rows before
+            // this point are no longer this room's.
             conn.prepare_cached(
-                "INSERT INTO rooms (id, state, updated_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(id) DO UPDATE SET state = excluded.state, updated_at = excluded.updated_at",
+                "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, (
+                    SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'action_log'))
+                 ON CONFLICT(id) DO UPDATE SET state = excluded.state,
+                    updated_at = excluded.updated_at, log_from = excluded.log_from",
             )?
             .execute(params![id, state, now_ms()])?;
-            // The full state holds every action so far.
-            conn.prepare_cached("DELETE FROM room_actions WHERE room_id = ?1")?
-                .execute(params![id])?;
         }
         Write::Action(a) => {
             conn.prepare_cached(
-                "INSERT OR REPLACE INTO room_actions (room_id, idx, action, seq, clock)
+                "INSERT INTO action_log (room_id, idx, action, seq, clock)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
             .execute(params![
@@ -571,9 +630,8 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>
             ])?;
         }
         Write::DeleteRoom { id } => {
+            // Its log rows become garbage, deleted with the front of the log.
             conn.prepare_cached("DELETE FROM rooms WHERE id = ?1")?
-                .execute(params![id])?;
-            conn.prepare_cached("DELETE FROM room_actions WHERE room_id = ?1")?
                 .execute(params![id])?;
         }
         Write::Game(g) => {
@@ -710,8 +768,105 @@ fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
+/// Log rows appended between two clean-ups of the log's front.
+const LOG_CLEAN_EVERY: u64 = 20_000;
+/// A room whose live rows start this far behind the end of the log has them
+/// copied to the end, so one quiet game does not keep the whole log alive.
+const LOG_PIN_SPAN: i64 = 200_000;
+
+/// Where each room's live rows start in the action log, so that the writer
+/// can delete the log's front (every row before the first live one) without
+/// scanning it, and how many rows were appended since the last clean-up.
+struct LogFront {
+    first_live: std::collections::HashMap<String, i64>,
+    appended: u64,
+}
+
+impl LogFront {
+    fn new(loaded: &Loaded) -> LogFront {
+        LogFront {
+            first_live: loaded.first_live.clone(),
+            appended: 0,
+        }
+    }
+
+    /// The same from the database (after a failed transaction).
+    fn read(conn: &Connection) -> rusqlite::Result<LogFront> {
+        let mut stmt = conn.prepare(
+            "SELECT l.room_id, MIN(l.id) FROM action_log l JOIN rooms r ON r.id = l.room_id
+             WHERE l.id > r.log_from GROUP BY l.room_id",
+        )?;
+        let first_live = stmt
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        Ok(LogFront {
+            first_live,
+            appended: 0,
+        })
+    }
+
+    /// Notes a write that succeeded.
+    fn note(&mut self, conn: &Connection, write: &Write) {
+        match write {
+            Write::Action(a) => {
+                self.appended += 1;
+                if !self.first_live.contains_key(&a.room_id) {
+                    self.first_live
+                        .insert(a.room_id.clone(), conn.last_insert_rowid());
+                }
+            }
+            Write::Room { id, .. } | Write::DeleteRoom { id } => {
+                self.first_live.remove(id);
+            }
+            _ => {}
+        }
+    }
+
+    fn due(&self) -> bool {
+        self.appended >= LOG_CLEAN_EVERY
+    }
+
+    /// Copies long-pinned rooms' rows to the end, then deletes every row
+    /// before the first live one, in one transaction.
+    fn clean(&mut self, conn: &Connection) -> rusqlite::Result<()> {
+        exec(conn, "BEGIN")?;
+        let end = log_end(conn)?;
+        for (room, first) in &mut self.first_live {
+            if *first >= end - LOG_PIN_SPAN {
+                continue;
+            }
+            let old_first = *first;
+            let log_from = log_end(conn)?;
+            // The copies are numbered from log_from + 1, in order.
+            *first = log_from + 1;
+            conn.prepare_cached(
+                "INSERT INTO action_log (room_id, idx, action, seq, clock)
+                 SELECT room_id, idx, action, seq, clock FROM action_log
+                 WHERE id >= ?1 AND id <= ?2 AND room_id = ?3 ORDER BY id",
+            )?
+            .execute(params![old_first, log_from, room])?;
+            conn.prepare_cached("UPDATE rooms SET log_from = ?1 WHERE id = ?2")?
+                .execute(params![log_from, room])?;
+        }
+        let front = self.first_live.values().min().copied().unwrap_or(end + 1);
+        conn.prepare_cached("DELETE FROM action_log WHERE id < ?1")?
+            .execute(params![front])?;
+        exec(conn, "COMMIT")?;
+        self.appended = 0;
+        Ok(())
+    }
+}
+
+/// The id of the last row ever appended to the action log (0 for none).
+fn log_end(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.prepare_cached(
+        "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'action_log'",
+    )?
+    .query_row([], |r| r.get(0))
+}
+
 /// The writer thread: group commit of everything queued.
-fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
+fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: LogFront) {
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -758,13 +913,34 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>) {
                     }
                     _ => apply(&conn, &request.write),
                 };
+                if result.is_ok() {
+                    log.note(&conn, &request.write);
+                }
                 results.push(result.map_err(|e| e.to_string()));
             }
             exec(&conn, "COMMIT")?;
             Ok(results)
         })();
-        if outcome.is_err() && !conn.is_autocommit() {
-            let _ = exec(&conn, "ROLLBACK");
+        if outcome.is_err() {
+            if !conn.is_autocommit() {
+                let _ = exec(&conn, "ROLLBACK");
+            }
+            // What the log front noted in the failed batch did not happen.
+            match LogFront::read(&conn) {
+                Ok(front) => log = front,
+                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
+            }
+        } else if log.due()
+            && let Err(e) = log.clean(&conn)
+        {
+            tracing::error!(error = %e, "cleaning the action log failed");
+            if !conn.is_autocommit() {
+                let _ = exec(&conn, "ROLLBACK");
+            }
+            match LogFront::read(&conn) {
+                Ok(front) => log = front,
+                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
+            }
         }
         last_commit = std::time::Instant::now();
         last_batch = batch.len();
@@ -800,4 +976,129 @@ pub fn read_finished_games(dir: &Path) -> Result<Vec<(String, String, String)>, 
         out.push(row?);
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(room: &str, index: u64) -> Write {
+        Write::Action(Box::new(AppendedAction {
+            room_id: room.into(),
+            index,
+            action: format!("\"a{index}\""),
+            seq: index + 1,
+            clock: "null".into(),
+        }))
+    }
+
+    fn room(id: &str) -> Write {
+        Write::Room {
+            id: id.into(),
+            state: format!("state of {id}"),
+        }
+    }
+
+    /// Applies writes the way the writer does, one transaction.
+    fn write_all(conn: &Connection, log: &mut LogFront, writes: &[Write]) {
+        exec(conn, "BEGIN").unwrap();
+        for w in writes {
+            apply(conn, w).unwrap();
+            log.note(conn, w);
+        }
+        exec(conn, "COMMIT").unwrap();
+    }
+
+    fn indices(loaded: &Loaded, id: &str) -> Vec<u64> {
+        let (_, _, rows) = loaded.rooms.iter().find(|(r, _, _)| r == id).unwrap();
+        rows.iter().map(|a| a.index).collect()
+    }
+
+    #[test]
+    fn a_room_gets_back_exactly_the_actions_after_its_last_full_save() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tabula.db");
+        let conn = open(&path).unwrap();
+        let mut log = LogFront::new(&load(&conn).unwrap());
+        write_all(&conn, &mut log, &[room("a"), action("a", 0), room("b")]);
+        write_all(
+            &conn,
+            &mut log,
+            &[action("b", 0), action("a", 1), action("b", 1)],
+        );
+        // A takeback: full save of a shorter record, then a different move 1.
+        write_all(&conn, &mut log, &[room("a"), action("a", 1)]);
+        let loaded = load(&conn).unwrap();
+        assert_eq!(indices(&loaded, "a"), vec![1]);
+        assert_eq!(indices(&loaded, "b"), vec![0, 1]);
+        assert_eq!(loaded.first_live, log.first_live);
+    }
+
+    #[test]
+    fn cleaning_deletes_the_front_and_moves_a_long_pinned_room_to_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tabula.db");
+        let conn = open(&path).unwrap();
+        let mut log = LogFront::new(&load(&conn).unwrap());
+        // "quiet" plays two moves and then waits for a long time.
+        write_all(
+            &conn,
+            &mut log,
+            &[room("quiet"), action("quiet", 0), action("quiet", 1)],
+        );
+        // "gone" played and closed; "busy" plays on.
+        write_all(
+            &conn,
+            &mut log,
+            &[room("gone"), action("gone", 0), room("busy")],
+        );
+        write_all(&conn, &mut log, &[Write::DeleteRoom { id: "gone".into() }]);
+        let mut writes = Vec::new();
+        for i in 0..(LOG_PIN_SPAN as u64 + 10) {
+            writes.push(action("busy", i));
+        }
+        write_all(&conn, &mut log, &writes);
+        write_all(&conn, &mut log, &[room("busy"), action("busy", 0)]);
+        log.clean(&conn).unwrap();
+        assert_eq!(log.appended, 0);
+        let count: i64 = conn
+            .query_row("SELECT COUNT(*) FROM action_log", [], |r| r.get(0))
+            .unwrap();
+        // The quiet room's two rows, copied, and busy's one live row.
+        assert_eq!(count, 3);
+        let loaded = load(&conn).unwrap();
+        assert_eq!(indices(&loaded, "quiet"), vec![0, 1]);
+        assert_eq!(indices(&loaded, "busy"), vec![0]);
+        assert!(!loaded.rooms.iter().any(|(id, _, _)| id == "gone"));
+        assert_eq!(loaded.first_live, log.first_live);
+        assert_eq!(LogFront::read(&conn).unwrap().first_live, log.first_live);
+        // New rows keep numbers above every old one, even after the front went.
+        write_all(&conn, &mut log, &[action("quiet", 2)]);
+        assert_eq!(indices(&load(&conn).unwrap(), "quiet"), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn an_older_database_moves_its_per_room_actions_to_the_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tabula.db");
+        {
+            let old = Connection::open(&path).unwrap();
+            old.execute_batch(
+                "CREATE TABLE rooms (id TEXT PRIMARY KEY, state TEXT NOT NULL, updated_at INTEGER NOT NULL);
+                 CREATE TABLE room_actions (room_id TEXT NOT NULL, idx INTEGER NOT NULL,
+                     action TEXT NOT NULL, seq INTEGER NOT NULL, clock TEXT NOT NULL,
+                     PRIMARY KEY (room_id, idx));
+                 INSERT INTO rooms VALUES ('r', 'state', 1);
+                 INSERT INTO room_actions VALUES ('r', 4, '\"x\"', 9, 'null'), ('r', 3, '\"w\"', 8, 'null');",
+            )
+            .unwrap();
+        }
+        let conn = open(&path).unwrap();
+        let loaded = load(&conn).unwrap();
+        assert_eq!(indices(&loaded, "r"), vec![3, 4]);
+        // Opening again changes nothing.
+        drop(conn);
+        let conn = open(&path).unwrap();
+        assert_eq!(indices(&load(&conn).unwrap(), "r"), vec![3, 4]);
+    }
 }

@@ -49,6 +49,19 @@ struct Args {
     /// Only measure this target: tabula or relay.
     #[arg(long)]
     only: Option<String>,
+    /// Which phases to run, comma-separated: idle, games, peak.
+    #[arg(long, default_value = "idle,games,peak", value_delimiter = ',')]
+    phases: Vec<String>,
+    /// The peak ramp's moves per second per game, in order.
+    #[arg(
+        long,
+        default_value = "2,4,8,12,16,20,24,28,32,40,48,56,64,80,96",
+        value_delimiter = ','
+    )]
+    rates: Vec<f64>,
+    /// Seconds per peak step.
+    #[arg(long, default_value_t = 4)]
+    peak_seconds: u64,
 }
 
 #[derive(Subcommand)]
@@ -473,6 +486,21 @@ async fn drive(args: Args) {
 
 async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
     let mut out = Vec::new();
+    let phase = |name: &str| args.phases.iter().any(|p| p == name);
+    if phase("idle") {
+        measure_idle(target, args, &mut out).await;
+    }
+    if phase("games") {
+        measure_games(target, args, &mut out).await;
+    }
+    if phase("peak") {
+        measure_peak(target, args, &mut out).await;
+    }
+    out
+}
+
+/// Idle connections: how many are held, and the server's memory per connection.
+async fn measure_idle(target: &Target, args: &Args, out: &mut Vec<(String, f64)>) {
     let pid = target.child.id();
     let base = rss_kib(pid);
     // Idle connections.
@@ -514,7 +542,11 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
     out.push(("server KiB per idle connection".into(), per));
     drop(idle);
     tokio::time::sleep(Duration::from_secs(2)).await;
+}
 
+/// Games at one move per second, with spectators watching game 0.
+async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)>) {
+    let pid = target.child.id();
     // Games at 1 move/s, with spectators on game 0.
     let mut games = Vec::new();
     for chunk in (0..args.games).collect::<Vec<_>>().chunks(200) {
@@ -603,15 +635,13 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
     out.push(("move-to-spectator p99 ms".into(), pct(&mut spec, 0.99)));
     out.push(("move-to-spectator max ms".into(), pct(&mut spec, 1.0)));
     drop(games);
+}
 
-    // Peak: fresh games at each rising rate until p99 passes 50 ms.
+/// Peak: fresh games at each rising rate until p99 passes 50 ms.
+async fn measure_peak(target: &Target, args: &Args, out: &mut Vec<(String, f64)>) {
+    let pid = target.child.id();
     let mut best = 0.0f64;
-    for (step, rate) in [
-        2.0, 4.0, 8.0, 12.0, 16.0, 20.0, 24.0, 32.0, 40.0, 48.0, 64.0, 96.0,
-    ]
-    .into_iter()
-    .enumerate()
-    {
+    for (step, &rate) in args.rates.iter().enumerate() {
         let mut peak = Vec::new();
         for chunk in (0..args.peak_games).collect::<Vec<_>>().chunks(200) {
             let first = 100_000 * (step + 1);
@@ -622,11 +652,18 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
         }
         let cpu_before = cpu_ms(pid);
         let tool_before = cpu_ms(std::process::id());
-        let (mut s, back) = play(target, peak, rate, 4, Arc::new(Mutex::new(Vec::new()))).await;
+        let (mut s, back) = play(
+            target,
+            peak,
+            rate,
+            args.peak_seconds,
+            Arc::new(Mutex::new(Vec::new())),
+        )
+        .await;
         let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
         let tool_us_per_move =
             (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
-        let mps = s.moves as f64 / 4.0;
+        let mps = s.moves as f64 / args.peak_seconds as f64;
         let p99 = pct(&mut s.opponent, 0.99);
         println!(
             "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, CPU per move: server {cpu_us_per_move:.0} us, load tool {tool_us_per_move:.0} us",
@@ -634,7 +671,7 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
             back.len(),
             s.errors
         );
-        if step == 2 {
+        if rate == 8.0 {
             // 8 moves/s per game: busy, but below every saturation seen so far.
             out.push((
                 "server CPU us per move (8 moves/s per game)".into(),
@@ -649,5 +686,4 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
         }
     }
     out.push(("peak moves/s with p99 < 50 ms".into(), best));
-    out
 }
