@@ -45,6 +45,17 @@ pub struct Caller {
     pub request_id: Option<u64>,
 }
 
+/// The connection a request came from and its `request_id`, for an answer
+/// that is also an event.
+type Reply = (ConnId, u64);
+
+/// A pushed frame's text as the answer to request `id`: the same frame with
+/// `request_id` first, exactly as [`ServerFrame::encode`] writes it.
+fn with_request_id(pushed: &str, id: u64) -> Utf8Bytes {
+    let body = pushed.strip_prefix('{').unwrap_or(pushed);
+    format!("{{\"request_id\":{id},{body}").into()
+}
+
 /// What a room can be asked.
 pub enum RoomCommand {
     /// A client request about this room.
@@ -617,6 +628,12 @@ impl Room {
 
     /// Numbers an event, logs it, and sends it to every member.
     fn emit(&mut self, event: RoomEvent) {
+        self.emit_answering(event, None);
+    }
+
+    /// [`Room::emit`], where the `reply` connection's copy carries its
+    /// request's id: the event is the answer to that request.
+    fn emit_answering(&mut self, event: RoomEvent, reply: Option<Reply>) {
         self.seq += 1;
         let frame = ServerFrame::push(ServerMessage::Event {
             room_id: self.id.clone(),
@@ -630,7 +647,11 @@ impl Room {
         }
         let mut slow = Vec::new();
         for (conn, member) in &self.members {
-            if member.tx.try_send(Outbound::Text(text.clone())).is_err() {
+            let text = match reply {
+                Some((to, request_id)) if to == *conn => with_request_id(&text, request_id),
+                _ => text.clone(),
+            };
+            if member.tx.try_send(Outbound::Text(text)).is_err() {
                 slow.push(*conn);
             }
         }
@@ -722,7 +743,12 @@ impl Room {
                     );
                     return;
                 };
-                match self.player_request(seat, other).await {
+                // An accepted action is answered by its event, which carries
+                // the request_id; there is no separate `ok`.
+                let answered_by_event = matches!(other, ClientMessage::Act { .. });
+                let reply = caller.request_id.map(|id| (caller.conn, id));
+                match self.player_request(seat, other, reply).await {
+                    Ok(()) if answered_by_event => {}
                     Ok(()) => self.ok(&caller),
                     Err(refusal) => self.refuse_caller(&caller, refusal),
                 }
@@ -891,9 +917,14 @@ impl Room {
         }
     }
 
-    async fn player_request(&mut self, seat: Seat, message: ClientMessage) -> Result<(), Refusal> {
+    async fn player_request(
+        &mut self,
+        seat: Seat,
+        message: ClientMessage,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
         match message {
-            ClientMessage::Act { action, .. } => self.act(seat, action).await,
+            ClientMessage::Act { action, .. } => self.act(seat, action, reply).await,
             ClientMessage::Resign { kind, .. } => self.resign(seat, kind).await,
             ClientMessage::OfferDraw { .. } => self.offer_draw(seat).await,
             ClientMessage::RequestTakeback { .. } => self.request_takeback(seat).await,
@@ -924,8 +955,13 @@ impl Room {
     }
 
     /// Turns a request into a record entry, checks it with the rules, saves,
-    /// and broadcasts it.
-    async fn act(&mut self, seat: Seat, action: PlayerAction) -> Result<(), Refusal> {
+    /// and broadcasts it; `reply`'s connection gets the event as its answer.
+    async fn act(
+        &mut self,
+        seat: Seat,
+        action: PlayerAction,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
         self.require_running()?;
         if self.to_act() != Some(seat) {
             return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
@@ -964,7 +1000,7 @@ impl Room {
                 ));
             }
         };
-        self.commit(entry, Some(seat)).await?;
+        self.commit(entry, Some(seat), reply).await?;
         // A move answers pending draw and takeback offers with "no".
         self.clear_offers(|o| o.kind != OfferKind::Rematch);
         self.after_change().await;
@@ -972,7 +1008,12 @@ impl Room {
     }
 
     /// Applies one record entry through the rules, then saves and broadcasts it.
-    async fn commit(&mut self, entry: ActionRecord, mover: Option<Seat>) -> Result<(), Refusal> {
+    async fn commit(
+        &mut self,
+        entry: ActionRecord,
+        mover: Option<Seat>,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
         let mut next = self.live.clone();
         next.apply(&entry, self.record.len())
             .map_err(|e| refuse(ErrorCode::IllegalMove, rule_error_text(&e)))?;
@@ -1003,10 +1044,13 @@ impl Room {
         if let Err(e) = self.shared.store.append_action(appended).await {
             tracing::error!(room = %self.id, error = %e, "saving an action failed");
         }
-        self.emit(RoomEvent::Action {
-            action: entry,
-            clock,
-        });
+        self.emit_answering(
+            RoomEvent::Action {
+                action: entry,
+                clock,
+            },
+            reply,
+        );
         Ok(())
     }
 
@@ -1098,7 +1142,7 @@ impl Room {
                         let black = self.rng.random_range(1..=6u8);
                         let entry =
                             ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
-                        return self.commit(entry, None).await.is_ok();
+                        return self.commit(entry, None, None).await.is_ok();
                     }
                     GamePhase::MatchOver { winner } => Some(GameResult {
                         winner: Some(seat_of(*winner)),
@@ -1117,7 +1161,7 @@ impl Room {
                         } else {
                             let entry = ActionRecord::Backgammon(BgAction::NextGame);
                             self.game_no += 1;
-                            return self.commit(entry, None).await.is_ok();
+                            return self.commit(entry, None, None).await.is_ok();
                         }
                     }
                     _ => None,
@@ -1204,7 +1248,7 @@ impl Room {
                     side: side_of(seat),
                     value,
                 });
-                self.commit(entry, None).await?;
+                self.commit(entry, None, None).await?;
                 self.clear_offers(|_| true);
             }
         }
@@ -1488,7 +1532,7 @@ impl Room {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
         };
-        if let Err((_, why)) = self.act(seat, action).await {
+        if let Err((_, why)) = self.act(seat, action, None).await {
             tracing::error!(room = %self.id, %why, "the AI's action was refused");
         }
     }
@@ -1576,5 +1620,26 @@ fn rule_error_text(e: &tabula_shared::protocol::ReplayError) -> String {
         tabula_shared::protocol::ReplayError::Gomoku { error, .. } => error.to_string(),
         tabula_shared::protocol::ReplayError::Backgammon { error, .. } => error.to_string(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answering_event_is_the_event_as_encoded_with_its_request_id() {
+        let message = ServerMessage::Event {
+            room_id: "r-1".into(),
+            seq: 7,
+            event: RoomEvent::SpectatorsMuted { muted: true },
+        };
+        let pushed = ServerFrame::push(message.clone()).encode();
+        let answer = ServerFrame {
+            request_id: Some(42),
+            message,
+        }
+        .encode();
+        assert_eq!(with_request_id(&pushed, 42).as_str(), answer);
     }
 }

@@ -157,7 +157,7 @@ CREATE TABLE IF NOT EXISTS rooms (
 -- A room's rows are those after its full state's log_from; older ones are
 -- garbage, deleted from the front of the log (see log_maintenance).
 CREATE TABLE IF NOT EXISTS action_log (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    id INTEGER PRIMARY KEY,
     room_id TEXT NOT NULL,
     idx INTEGER NOT NULL,
     action TEXT NOT NULL,
@@ -276,8 +276,6 @@ pub struct Loaded {
     pub accounts: Vec<AccountRow>,
     /// Every saved room: (id, state JSON, actions appended since, in order).
     pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
-    /// Where each room's live rows start in the action log.
-    first_live: std::collections::HashMap<String, i64>,
 }
 
 impl Store {
@@ -291,7 +289,7 @@ impl Store {
         let path = dir.join("tabula.db");
         let conn = open(&path)?;
         let loaded = load(&conn)?;
-        let log = LogFront::new(&loaded);
+        let log = ActionLog::read(&conn)?;
         // One connection holds the file exclusively: no file-lock calls per
         // commit (a measurable share of a move's cost), and a second server
         // started on the same directory fails instead of sharing it.
@@ -562,7 +560,6 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
     let mut stmt =
         conn.prepare("SELECT id, room_id, idx, action, seq, clock FROM action_log ORDER BY id")?;
     let mut rows = stmt.query([])?;
-    let mut first_live = std::collections::HashMap::new();
     while let Some(r) = rows.next()? {
         let room_id: String = r.get(1)?;
         let Some(&(at, log_from)) = index.get(&room_id) else {
@@ -572,7 +569,6 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
         if id <= log_from {
             continue;
         }
-        first_live.entry(room_id.clone()).or_insert(id);
         rooms[at].2.push(AppendedAction {
             room_id,
             index: r.get::<_, i64>(2)? as u64,
@@ -585,7 +581,6 @@ fn load(conn: &Connection) -> Result<Loaded, StoreError> {
         players,
         accounts,
         rooms,
-        first_live,
     })
 }
 
@@ -596,7 +591,11 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
-fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>> {
+fn apply(
+    conn: &Connection,
+    log: &mut ActionLog,
+    write: &Write,
+) -> rusqlite::Result<Vec<RatingChange>> {
     match write {
         Write::Player(p) => {
             conn.prepare_cached(
@@ -609,30 +608,18 @@ fn apply(conn: &Connection, write: &Write) -> rusqlite::Result<Vec<RatingChange>
             // The full state holds every action so far: the log rows before
             // this point are no longer this room's.
             conn.prepare_cached(
-                "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, (
-                    SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'action_log'))
+                "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, ?4)
                  ON CONFLICT(id) DO UPDATE SET state = excluded.state,
                     updated_at = excluded.updated_at, log_from = excluded.log_from",
             )?
-            .execute(params![id, state, now_ms()])?;
+            .execute(params![id, state, now_ms(), log.saved(id)])?;
         }
-        Write::Action(a) => {
-            conn.prepare_cached(
-                "INSERT INTO action_log (room_id, idx, action, seq, clock)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )?
-            .execute(params![
-                a.room_id,
-                a.index as i64,
-                a.action,
-                a.seq as i64,
-                a.clock
-            ])?;
-        }
+        Write::Action(a) => log.append(conn, a)?,
         Write::DeleteRoom { id } => {
             // Its log rows become garbage, deleted with the front of the log.
             conn.prepare_cached("DELETE FROM rooms WHERE id = ?1")?
                 .execute(params![id])?;
+            log.forget(id);
         }
         Write::Game(g) => {
             conn.prepare_cached(
@@ -759,9 +746,9 @@ const MAX_BATCH: usize = 512;
 /// A commit within this long of the previous one means the store is busy.
 const BUSY: std::time::Duration = std::time::Duration::from_millis(2);
 /// A batch this large means requests are piling up.
-const BUSY_BATCH: usize = 4;
+const BUSY_BATCH: usize = 2;
 /// How long a busy writer waits for more requests before committing.
-const LINGER: std::time::Duration = std::time::Duration::from_micros(300);
+const LINGER: std::time::Duration = std::time::Duration::from_micros(500);
 
 /// Runs one SQL statement with no parameters, prepared once per connection.
 fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
@@ -774,24 +761,30 @@ const LOG_CLEAN_EVERY: u64 = 20_000;
 /// copied to the end, so one quiet game does not keep the whole log alive.
 const LOG_PIN_SPAN: i64 = 200_000;
 
-/// Where each room's live rows start in the action log, so that the writer
-/// can delete the log's front (every row before the first live one) without
-/// scanning it, and how many rows were appended since the last clean-up.
-struct LogFront {
+/// The writer's view of the action log: the next row number, where each
+/// room's live rows start (so that the log's front, every row before the
+/// first live one, can be deleted without a scan), and how many rows were
+/// appended since the last clean-up.
+///
+/// Rows are numbered here rather than by SQLite's AUTOINCREMENT, whose
+/// counter row would be one more page written by every commit.
+struct ActionLog {
+    next_id: i64,
     first_live: std::collections::HashMap<String, i64>,
     appended: u64,
 }
 
-impl LogFront {
-    fn new(loaded: &Loaded) -> LogFront {
-        LogFront {
-            first_live: loaded.first_live.clone(),
-            appended: 0,
-        }
-    }
-
-    /// The same from the database (after a failed transaction).
-    fn read(conn: &Connection) -> rusqlite::Result<LogFront> {
+impl ActionLog {
+    /// Reads the log's state (at start-up, and after a failed transaction).
+    /// The next number is above every row and every room's `log_from`, so a
+    /// number is never used twice, even once the whole log has been deleted.
+    fn read(conn: &Connection) -> rusqlite::Result<ActionLog> {
+        let last: i64 = conn.query_row(
+            "SELECT MAX(COALESCE((SELECT MAX(id) FROM action_log), 0),
+                        COALESCE((SELECT MAX(log_from) FROM rooms), 0))",
+            [],
+            |r| r.get(0),
+        )?;
         let mut stmt = conn.prepare(
             "SELECT l.room_id, MIN(l.id) FROM action_log l JOIN rooms r ON r.id = l.room_id
              WHERE l.id > r.log_from GROUP BY l.room_id",
@@ -799,27 +792,43 @@ impl LogFront {
         let first_live = stmt
             .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
-        Ok(LogFront {
+        Ok(ActionLog {
+            next_id: last + 1,
             first_live,
             appended: 0,
         })
     }
 
-    /// Notes a write that succeeded.
-    fn note(&mut self, conn: &Connection, write: &Write) {
-        match write {
-            Write::Action(a) => {
-                self.appended += 1;
-                if !self.first_live.contains_key(&a.room_id) {
-                    self.first_live
-                        .insert(a.room_id.clone(), conn.last_insert_rowid());
-                }
-            }
-            Write::Room { id, .. } | Write::DeleteRoom { id } => {
-                self.first_live.remove(id);
-            }
-            _ => {}
+    /// Appends one action.
+    fn append(&mut self, conn: &Connection, a: &AppendedAction) -> rusqlite::Result<()> {
+        conn.prepare_cached(
+            "INSERT INTO action_log (id, room_id, idx, action, seq, clock)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            self.next_id,
+            a.room_id,
+            a.index as i64,
+            a.action,
+            a.seq as i64,
+            a.clock
+        ])?;
+        if !self.first_live.contains_key(&a.room_id) {
+            self.first_live.insert(a.room_id.clone(), self.next_id);
         }
+        self.next_id += 1;
+        self.appended += 1;
+        Ok(())
+    }
+
+    /// The `log_from` of a room saved now: its rows so far are in the state.
+    fn saved(&mut self, room: &str) -> i64 {
+        self.first_live.remove(room);
+        self.next_id - 1
+    }
+
+    fn forget(&mut self, room: &str) {
+        self.first_live.remove(room);
     }
 
     fn due(&self) -> bool {
@@ -830,23 +839,23 @@ impl LogFront {
     /// before the first live one, in one transaction.
     fn clean(&mut self, conn: &Connection) -> rusqlite::Result<()> {
         exec(conn, "BEGIN")?;
-        let end = log_end(conn)?;
+        let end = self.next_id - 1;
         for (room, first) in &mut self.first_live {
             if *first >= end - LOG_PIN_SPAN {
                 continue;
             }
-            let old_first = *first;
-            let log_from = log_end(conn)?;
-            // The copies are numbered from log_from + 1, in order.
-            *first = log_from + 1;
-            conn.prepare_cached(
-                "INSERT INTO action_log (room_id, idx, action, seq, clock)
-                 SELECT room_id, idx, action, seq, clock FROM action_log
-                 WHERE id >= ?1 AND id <= ?2 AND room_id = ?3 ORDER BY id",
-            )?
-            .execute(params![old_first, log_from, room])?;
+            let log_from = self.next_id - 1;
+            let copied = conn
+                .prepare_cached(
+                    "INSERT INTO action_log (id, room_id, idx, action, seq, clock)
+                     SELECT ?1 + ROW_NUMBER() OVER (ORDER BY id), room_id, idx, action, seq, clock
+                     FROM action_log WHERE id >= ?2 AND id <= ?1 AND room_id = ?3",
+                )?
+                .execute(params![log_from, *first, room])?;
             conn.prepare_cached("UPDATE rooms SET log_from = ?1 WHERE id = ?2")?
                 .execute(params![log_from, room])?;
+            *first = log_from + 1;
+            self.next_id += copied as i64;
         }
         let front = self.first_live.values().min().copied().unwrap_or(end + 1);
         conn.prepare_cached("DELETE FROM action_log WHERE id < ?1")?
@@ -857,16 +866,8 @@ impl LogFront {
     }
 }
 
-/// The id of the last row ever appended to the action log (0 for none).
-fn log_end(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.prepare_cached(
-        "SELECT COALESCE(MAX(seq), 0) FROM sqlite_sequence WHERE name = 'action_log'",
-    )?
-    .query_row([], |r| r.get(0))
-}
-
 /// The writer thread: group commit of everything queued.
-fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: LogFront) {
+fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: ActionLog) {
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
         while batch.len() < MAX_BATCH {
             match rx.try_recv() {
@@ -904,18 +905,15 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: L
                     // keeps a failed one from leaving half a write.
                     Write::Game(_) | Write::Account(_) => {
                         exec(&conn, "SAVEPOINT one")?;
-                        let result = apply(&conn, &request.write);
+                        let result = apply(&conn, &mut log, &request.write);
                         if result.is_err() {
                             exec(&conn, "ROLLBACK TO one")?;
                         }
                         exec(&conn, "RELEASE one")?;
                         result
                     }
-                    _ => apply(&conn, &request.write),
+                    _ => apply(&conn, &mut log, &request.write),
                 };
-                if result.is_ok() {
-                    log.note(&conn, &request.write);
-                }
                 results.push(result.map_err(|e| e.to_string()));
             }
             exec(&conn, "COMMIT")?;
@@ -926,7 +924,7 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: L
                 let _ = exec(&conn, "ROLLBACK");
             }
             // What the log front noted in the failed batch did not happen.
-            match LogFront::read(&conn) {
+            match ActionLog::read(&conn) {
                 Ok(front) => log = front,
                 Err(e) => tracing::error!(error = %e, "reading the action log failed"),
             }
@@ -937,7 +935,7 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: L
             if !conn.is_autocommit() {
                 let _ = exec(&conn, "ROLLBACK");
             }
-            match LogFront::read(&conn) {
+            match ActionLog::read(&conn) {
                 Ok(front) => log = front,
                 Err(e) => tracing::error!(error = %e, "reading the action log failed"),
             }
@@ -1000,11 +998,10 @@ mod tests {
     }
 
     /// Applies writes the way the writer does, one transaction.
-    fn write_all(conn: &Connection, log: &mut LogFront, writes: &[Write]) {
+    fn write_all(conn: &Connection, log: &mut ActionLog, writes: &[Write]) {
         exec(conn, "BEGIN").unwrap();
         for w in writes {
-            apply(conn, w).unwrap();
-            log.note(conn, w);
+            apply(conn, log, w).unwrap();
         }
         exec(conn, "COMMIT").unwrap();
     }
@@ -1019,7 +1016,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tabula.db");
         let conn = open(&path).unwrap();
-        let mut log = LogFront::new(&load(&conn).unwrap());
+        let mut log = ActionLog::read(&conn).unwrap();
         write_all(&conn, &mut log, &[room("a"), action("a", 0), room("b")]);
         write_all(
             &conn,
@@ -1031,7 +1028,7 @@ mod tests {
         let loaded = load(&conn).unwrap();
         assert_eq!(indices(&loaded, "a"), vec![1]);
         assert_eq!(indices(&loaded, "b"), vec![0, 1]);
-        assert_eq!(loaded.first_live, log.first_live);
+        assert_eq!(ActionLog::read(&conn).unwrap().first_live, log.first_live);
     }
 
     #[test]
@@ -1039,7 +1036,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tabula.db");
         let conn = open(&path).unwrap();
-        let mut log = LogFront::new(&load(&conn).unwrap());
+        let mut log = ActionLog::read(&conn).unwrap();
         // "quiet" plays two moves and then waits for a long time.
         write_all(
             &conn,
@@ -1070,8 +1067,9 @@ mod tests {
         assert_eq!(indices(&loaded, "quiet"), vec![0, 1]);
         assert_eq!(indices(&loaded, "busy"), vec![0]);
         assert!(!loaded.rooms.iter().any(|(id, _, _)| id == "gone"));
-        assert_eq!(loaded.first_live, log.first_live);
-        assert_eq!(LogFront::read(&conn).unwrap().first_live, log.first_live);
+        let reread = ActionLog::read(&conn).unwrap();
+        assert_eq!(reread.first_live, log.first_live);
+        assert_eq!(reread.next_id, log.next_id);
         // New rows keep numbers above every old one, even after the front went.
         write_all(&conn, &mut log, &[action("quiet", 2)]);
         assert_eq!(indices(&load(&conn).unwrap(), "quiet"), vec![0, 1, 2]);

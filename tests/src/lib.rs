@@ -299,10 +299,17 @@ impl Client {
         joined
     }
 
-    /// Sends an `act` request and returns the reply (`ok` or `error`).
+    /// Sends an `act` request and returns the reply: the action's event, or an `error`.
     pub async fn act(&mut self, room: &str, action: Value) -> Value {
-        self.request(json!({"type": "act", "room_id": room, "action": action}))
-            .await
+        let reply = self
+            .request(json!({"type": "act", "room_id": room, "action": action}))
+            .await;
+        if reply["type"] == "event" {
+            // An accepted action is answered by its own event: it stays
+            // available to `event` and `action`, like every other event.
+            self.pending.push_back(reply.clone());
+        }
+        reply
     }
 
     /// Closes the connection.

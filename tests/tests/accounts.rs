@@ -33,20 +33,20 @@ async fn play_five(first: &mut Client, second: &mut Client, room: &str) -> Value
             first
                 .act(room, json!({"kind": "place", "point": point(i, 0)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         assert_eq!(
             second
                 .act(room, json!({"kind": "place", "point": point(i, 5)}))
                 .await["type"],
-            "ok"
+            "event"
         );
     }
     assert_eq!(
         first
             .act(room, json!({"kind": "place", "point": point(4, 0)}))
             .await["type"],
-        "ok"
+        "event"
     );
     first.event("game_over").await
 }

@@ -83,7 +83,7 @@ async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
             &mut black
         };
         let reply = client.act(&room, action.clone()).await;
-        assert_eq!(reply["type"], "ok", "{action} -> {reply}");
+        assert_eq!(reply["type"], "event", "{action} -> {reply}");
     }
     let result = result.expect("the game ended");
     assert_eq!(result["winner"], "first", "{result}");

@@ -109,7 +109,7 @@ async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
     // Occupied, off the board, wrong game, out of turn, spectator.
     let e = bob
@@ -154,7 +154,7 @@ async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
     assert_eq!(
         bob.act(&room, json!({"kind": "place", "point": point(8, 8)}))
             .await["type"],
-        "ok"
+        "event"
     );
     server.stop().await;
 }
@@ -178,14 +178,14 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
                 json!({"kind": "place", "point": point(i, (i % 2) * 4)}),
             )
             .await;
-        assert_eq!(r["type"], "ok", "{r}");
+        assert_eq!(r["type"], "event", "{r}");
         let r = bob
             .act(
                 &room,
                 json!({"kind": "place", "point": point(i, 2 + (i % 2) * 4)}),
             )
             .await;
-        assert_eq!(r["type"], "ok", "{r}");
+        assert_eq!(r["type"], "event", "{r}");
     }
 
     // A flood: first rate_limited errors, then a close.

@@ -34,7 +34,8 @@ async fn pvp_gomoku_to_five_with_spectator() {
         let reply = ada
             .act(&room, json!({"kind": "place", "point": point(3 + i, 7)}))
             .await;
-        assert_eq!(reply["type"], "ok", "{reply}");
+        assert_eq!(reply["type"], "event", "{reply}");
+        assert_eq!(reply["event"]["action"]["point"], point(3 + i, 7));
         let seen = bob.action_where(|a| a["seat"] == "first").await;
         assert_eq!(seen["point"], point(3 + i, 7));
         if i < 4 {
@@ -46,7 +47,7 @@ async fn pvp_gomoku_to_five_with_spectator() {
             let reply = bob
                 .act(&room, json!({"kind": "place", "point": point(3 + i, 9)}))
                 .await;
-            assert_eq!(reply["type"], "ok", "{reply}");
+            assert_eq!(reply["type"], "event", "{reply}");
             let seen = ada.action_where(|a| a["seat"] == "second").await;
             assert_eq!(seen["point"], point(3 + i, 9));
         }
@@ -61,11 +62,35 @@ async fn pvp_gomoku_to_five_with_spectator() {
     bob.event("game_over").await;
     eve.event("game_over").await;
 
+    // Ada's own actions came back as answers: her copy of each action event
+    // carries her request_id; nobody else's copy does.
+    let answers: Vec<_> = ada
+        .seen
+        .iter()
+        .filter(|m| m["type"] == "event" && m.get("request_id").is_some())
+        .collect();
+    assert_eq!(answers.len(), 5);
+    assert!(
+        answers
+            .iter()
+            .all(|m| m["event"]["kind"] == "action" && m["event"]["action"]["seat"] == "first")
+    );
+    assert!(
+        eve.seen
+            .iter()
+            .all(|m| m.get("request_id").is_none() || m["type"] != "event")
+    );
     // The spectator saw exactly the events the players saw, from the moment it joined.
     let events = |seen: &[serde_json::Value]| -> Vec<serde_json::Value> {
         seen.iter()
             .filter(|m| m["type"] == "event" && m["room_id"] == room.as_str())
-            .cloned()
+            .map(|m| {
+                let mut m = m.clone();
+                if let Some(fields) = m.as_object_mut() {
+                    fields.remove("request_id");
+                }
+                m
+            })
             .collect()
     };
     let eve_events = events(&eve.seen);

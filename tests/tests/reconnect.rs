@@ -13,7 +13,7 @@ async fn reconnecting_mid_game_resumes_with_the_missed_events() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
     let seen = bob.action_where(|a| a["seat"] == "first").await;
     let last_seq = bob
@@ -50,7 +50,7 @@ async fn reconnecting_mid_game_resumes_with_the_missed_events() {
     assert_eq!(
         bob.act(&room, json!({"kind": "place", "point": point(8, 8)}))
             .await["type"],
-        "ok"
+        "event"
     );
     ada.action_where(|a| a["seat"] == "second").await;
     server.stop().await;
@@ -86,7 +86,7 @@ async fn graceful_shutdown_tells_clients_and_keeps_the_game() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
     let stopping = tokio::spawn(server.stop());
     let bye = ada.expect(|m| m["type"] == "shutdown").await;
@@ -125,12 +125,12 @@ async fn killing_the_server_mid_game_loses_nothing() {
         assert_eq!(
             ada.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         assert_eq!(
             bob.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
                 .await["type"],
-            "ok"
+            "event"
         );
     }
     // Every acknowledged move was saved before it was broadcast.
@@ -156,13 +156,13 @@ async fn killing_the_server_mid_game_loses_nothing() {
         assert_eq!(
             ada2.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         if i < 4 {
             assert_eq!(
                 bob2.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
                     .await["type"],
-                "ok"
+                "event"
             );
         }
     }

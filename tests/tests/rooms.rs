@@ -22,22 +22,22 @@ async fn two_rooms_at_once_do_not_disturb_each_other() {
         assert_eq!(
             a1.act(&r1, json!({"kind": "place", "point": point(i, 0)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         assert_eq!(
             a2.act(&r2, json!({"kind": "place", "point": point(i, 14)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         assert_eq!(
             b1.act(&r1, json!({"kind": "place", "point": point(i, 2)}))
                 .await["type"],
-            "ok"
+            "event"
         );
         assert_eq!(
             b2.act(&r2, json!({"kind": "place", "point": point(i, 12)}))
                 .await["type"],
-            "ok"
+            "event"
         );
     }
     // Moving in the other room is refused: you are not in it.
@@ -106,7 +106,7 @@ async fn takeback_draw_chat_mute_and_rematch() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
 
     // Takeback: asked, declined, asked again, accepted.
@@ -142,7 +142,7 @@ async fn takeback_draw_chat_mute_and_rematch() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(6, 6)}))
             .await["type"],
-        "ok"
+        "event"
     );
 
     // Chat, then the players mute spectators.
@@ -202,7 +202,7 @@ async fn takeback_draw_chat_mute_and_rematch() {
     assert_eq!(
         bob.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
     server.stop().await;
 }
@@ -241,7 +241,7 @@ async fn takeback_against_the_ai_is_granted_at_once() {
     assert_eq!(
         ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
             .await["type"],
-        "ok"
+        "event"
     );
     ada.action_where(|a| a["seat"] == "second").await;
     assert_eq!(

@@ -45,7 +45,7 @@ async fn gomoku_against_each_ai_level_to_the_end() {
                 .min_by_key(|p| (i32::from(p.x) - centre).abs() + (i32::from(p.y) - centre).abs())
                 .expect("a legal point");
             let reply = ada.act(&room, json!({"kind": "place", "point": p})).await;
-            assert_eq!(reply["type"], "ok", "{reply}");
+            assert_eq!(reply["type"], "event", "{reply}");
         }
         let result = over.expect("the game ended");
         // The naive human never beats the AI.
@@ -97,7 +97,7 @@ async fn backgammon_against_the_ai_to_the_end() {
             }
         };
         let reply = ada.act(&room, action.clone()).await;
-        assert_eq!(reply["type"], "ok", "{action} -> {reply}");
+        assert_eq!(reply["type"], "event", "{action} -> {reply}");
     }
     let result = result.expect("the match ended");
     assert!(result["winner"] == "first" || result["winner"] == "second");

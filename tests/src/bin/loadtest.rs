@@ -8,9 +8,11 @@
 //! Both servers run as child processes of this tool (`serve-tabula`,
 //! `serve-relay`), so their memory can be read from `/proc`. Scenarios:
 //! - **idle**: N connections held (Tabula: after `hello`); server RSS per connection;
-//! - **games**: M games at one move per second each; move-to-opponent latency;
+//! - **games**: M games at one move per second each; move-to-opponent latency,
+//!   first with the games alone, then with the spectators below on game 0;
 //! - **fan-out**: one room with S spectators; move-to-spectator latency;
-//! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms.
+//! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms
+//!   that the server kept up with (at least 95% of the offered moves done).
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -407,12 +409,12 @@ async fn play(
                 };
                 let latency = t0.elapsed().as_secs_f64() * 1000.0;
                 if tabula {
-                    // The mover's own event and reply.
-                    let ok = format!("{{\"request_id\":{n},\"type\":\"ok\"}}");
+                    // The mover's answer: its own action event, with its request_id.
+                    let answer = format!("{{\"request_id\":{n},\"type\":\"event\"");
                     let id = format!("{{\"request_id\":{n},");
                     let mut reply_ok = false;
                     let replied = until_text(mover, |t| {
-                        reply_ok = t == ok;
+                        reply_ok = t.starts_with(&answer);
                         t.starts_with(&id)
                     })
                     .await;
@@ -554,6 +556,38 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
             futures_util::future::join_all(chunk.iter().map(|k| open_game(target, *k))).await;
         games.extend(opened.into_iter().flatten());
     }
+    // First the games alone, then again with the spectators watching game 0.
+    let (mut alone, games) = play(
+        target,
+        games,
+        1.0,
+        args.seconds,
+        Arc::new(Mutex::new(Vec::new())),
+    )
+    .await;
+    println!(
+        "[{}] {} games at 1 move/s, no spectators: {:.0} moves/s, opponent p50 {:.2} ms p99 {:.2} ms max {:.2} ms, errors {}",
+        target.name,
+        games.len(),
+        alone.moves as f64 / args.seconds as f64,
+        pct(&mut alone.opponent, 0.5),
+        pct(&mut alone.opponent, 0.99),
+        pct(&mut alone.opponent, 1.0),
+        alone.errors,
+    );
+    out.push((
+        "games alone: move-to-opponent p50 ms".into(),
+        pct(&mut alone.opponent, 0.5),
+    ));
+    out.push((
+        "games alone: move-to-opponent p99 ms".into(),
+        pct(&mut alone.opponent, 0.99),
+    ));
+    out.push((
+        "games alone: move-to-opponent max ms".into(),
+        pct(&mut alone.opponent, 1.0),
+    ));
+    out.push(("games alone: errors".into(), alone.errors as f64));
     let sent: Arc<Mutex<Vec<Instant>>> = Arc::new(Mutex::new(Vec::new()));
     let watch_room = games.first().map(|g| g.room.clone()).unwrap_or_default();
     let spectator_lat = Arc::new(Mutex::new(Vec::new()));
@@ -678,12 +712,19 @@ async fn measure_peak(target: &Target, args: &Args, out: &mut Vec<(String, f64)>
                 cpu_us_per_move,
             ));
         }
+        // A step counts only when the server kept up with it: under a closed
+        // loop (each game waits for its move's answer) an overloaded server
+        // would otherwise show its saturated rate with a bounded p99.
+        let offered = rate * back.len() as f64;
         drop(back);
-        if p99 < 50.0 && s.errors == 0 {
+        if p99 < 50.0 && s.errors == 0 && mps >= 0.95 * offered {
             best = best.max(mps);
         } else {
             break;
         }
     }
-    out.push(("peak moves/s with p99 < 50 ms".into(), best));
+    out.push((
+        "peak moves/s with p99 < 50 ms (>= 95% of offered)".into(),
+        best,
+    ));
 }
