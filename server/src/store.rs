@@ -760,17 +760,21 @@ const LOG_CLEAN_EVERY: u64 = 20_000;
 /// A room whose live rows start this far behind the end of the log has them
 /// copied to the end, so one quiet game does not keep the whole log alive.
 const LOG_PIN_SPAN: i64 = 200_000;
+/// At most about this many rows are copied by one clean-up (the oldest
+/// pinned rooms first), so that a clean-up never stalls the moves queued
+/// behind it for long; the rest wait for the next one.
+const LOG_COPY_BUDGET: usize = 4_000;
 
-/// The writer's view of the action log: the next row number, where each
-/// room's live rows start (so that the log's front, every row before the
-/// first live one, can be deleted without a scan), and how many rows were
-/// appended since the last clean-up.
+/// The writer's view of the action log: the next row number, the numbers of
+/// each room's live rows (so that the log's front, every row before the first
+/// live one, can be deleted, and a pinned room's rows copied, without a
+/// scan), and how many rows were appended since the last clean-up.
 ///
 /// Rows are numbered here rather than by SQLite's AUTOINCREMENT, whose
 /// counter row would be one more page written by every commit.
 struct ActionLog {
     next_id: i64,
-    first_live: std::collections::HashMap<String, i64>,
+    live: std::collections::HashMap<String, Vec<i64>>,
     appended: u64,
 }
 
@@ -786,15 +790,17 @@ impl ActionLog {
             |r| r.get(0),
         )?;
         let mut stmt = conn.prepare(
-            "SELECT l.room_id, MIN(l.id) FROM action_log l JOIN rooms r ON r.id = l.room_id
-             WHERE l.id > r.log_from GROUP BY l.room_id",
+            "SELECT l.room_id, l.id FROM action_log l JOIN rooms r ON r.id = l.room_id
+             WHERE l.id > r.log_from ORDER BY l.id",
         )?;
-        let first_live = stmt
-            .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut live: std::collections::HashMap<String, Vec<i64>> = Default::default();
+        for row in stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get(1)?)))? {
+            let (room, id) = row?;
+            live.entry(room).or_default().push(id);
+        }
         Ok(ActionLog {
             next_id: last + 1,
-            first_live,
+            live,
             appended: 0,
         })
     }
@@ -813,8 +819,11 @@ impl ActionLog {
             a.seq as i64,
             a.clock
         ])?;
-        if !self.first_live.contains_key(&a.room_id) {
-            self.first_live.insert(a.room_id.clone(), self.next_id);
+        match self.live.get_mut(&a.room_id) {
+            Some(ids) => ids.push(self.next_id),
+            None => {
+                self.live.insert(a.room_id.clone(), vec![self.next_id]);
+            }
         }
         self.next_id += 1;
         self.appended += 1;
@@ -823,43 +832,64 @@ impl ActionLog {
 
     /// The `log_from` of a room saved now: its rows so far are in the state.
     fn saved(&mut self, room: &str) -> i64 {
-        self.first_live.remove(room);
+        self.live.remove(room);
         self.next_id - 1
     }
 
     fn forget(&mut self, room: &str) {
-        self.first_live.remove(room);
+        self.live.remove(room);
     }
 
     fn due(&self) -> bool {
         self.appended >= LOG_CLEAN_EVERY
     }
 
-    /// Copies long-pinned rooms' rows to the end, then deletes every row
-    /// before the first live one, in one transaction.
+    /// The first live row of any room: every row before it is garbage.
+    fn front(&self) -> i64 {
+        self.live
+            .values()
+            .filter_map(|ids| ids.first().copied())
+            .min()
+            .unwrap_or(self.next_id)
+    }
+
+    /// Copies long-pinned rooms' rows to the end (within the copy budget),
+    /// then deletes every row before the first live one, in one transaction.
     fn clean(&mut self, conn: &Connection) -> rusqlite::Result<()> {
         exec(conn, "BEGIN")?;
         let end = self.next_id - 1;
-        for (room, first) in &mut self.first_live {
-            if *first >= end - LOG_PIN_SPAN {
+        let mut pinned: Vec<(i64, String)> = self
+            .live
+            .iter()
+            .filter_map(|(room, ids)| Some((*ids.first()?, room)))
+            .filter(|(first, _)| *first < end - LOG_PIN_SPAN)
+            .map(|(first, room)| (first, room.clone()))
+            .collect();
+        pinned.sort_unstable();
+        let mut budget = LOG_COPY_BUDGET;
+        for (_, room) in pinned {
+            let Some(ids) = self.live.get_mut(&room) else {
                 continue;
+            };
+            if budget == 0 {
+                break;
             }
+            budget = budget.saturating_sub(ids.len());
             let log_from = self.next_id - 1;
-            let copied = conn
-                .prepare_cached(
+            for id in ids.iter_mut() {
+                conn.prepare_cached(
                     "INSERT INTO action_log (id, room_id, idx, action, seq, clock)
-                     SELECT ?1 + ROW_NUMBER() OVER (ORDER BY id), room_id, idx, action, seq, clock
-                     FROM action_log WHERE id >= ?2 AND id <= ?1 AND room_id = ?3",
+                     SELECT ?1, room_id, idx, action, seq, clock FROM action_log WHERE id = ?2",
                 )?
-                .execute(params![log_from, *first, room])?;
+                .execute(params![self.next_id, *id])?;
+                *id = self.next_id;
+                self.next_id += 1;
+            }
             conn.prepare_cached("UPDATE rooms SET log_from = ?1 WHERE id = ?2")?
                 .execute(params![log_from, room])?;
-            *first = log_from + 1;
-            self.next_id += copied as i64;
         }
-        let front = self.first_live.values().min().copied().unwrap_or(end + 1);
         conn.prepare_cached("DELETE FROM action_log WHERE id < ?1")?
-            .execute(params![front])?;
+            .execute(params![self.front()])?;
         exec(conn, "COMMIT")?;
         self.appended = 0;
         Ok(())
@@ -919,22 +949,12 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             exec(&conn, "COMMIT")?;
             Ok(results)
         })();
-        if outcome.is_err() {
+        let committed = outcome.is_ok();
+        if !committed {
             if !conn.is_autocommit() {
                 let _ = exec(&conn, "ROLLBACK");
             }
-            // What the log front noted in the failed batch did not happen.
-            match ActionLog::read(&conn) {
-                Ok(front) => log = front,
-                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
-            }
-        } else if log.due()
-            && let Err(e) = log.clean(&conn)
-        {
-            tracing::error!(error = %e, "cleaning the action log failed");
-            if !conn.is_autocommit() {
-                let _ = exec(&conn, "ROLLBACK");
-            }
+            // What the log noted in the failed batch did not happen.
             match ActionLog::read(&conn) {
                 Ok(front) => log = front,
                 Err(e) => tracing::error!(error = %e, "reading the action log failed"),
@@ -956,6 +976,20 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
                 for request in batch {
                     let _ = request.done.send(Err(e.to_string()));
                 }
+            }
+        }
+        // Cleaned after the batch is answered, so its moves do not wait.
+        if committed
+            && log.due()
+            && let Err(e) = log.clean(&conn)
+        {
+            tracing::error!(error = %e, "cleaning the action log failed");
+            if !conn.is_autocommit() {
+                let _ = exec(&conn, "ROLLBACK");
+            }
+            match ActionLog::read(&conn) {
+                Ok(front) => log = front,
+                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
             }
         }
     }
@@ -1028,7 +1062,7 @@ mod tests {
         let loaded = load(&conn).unwrap();
         assert_eq!(indices(&loaded, "a"), vec![1]);
         assert_eq!(indices(&loaded, "b"), vec![0, 1]);
-        assert_eq!(ActionLog::read(&conn).unwrap().first_live, log.first_live);
+        assert_eq!(ActionLog::read(&conn).unwrap().live, log.live);
     }
 
     #[test]
@@ -1068,11 +1102,56 @@ mod tests {
         assert_eq!(indices(&loaded, "busy"), vec![0]);
         assert!(!loaded.rooms.iter().any(|(id, _, _)| id == "gone"));
         let reread = ActionLog::read(&conn).unwrap();
-        assert_eq!(reread.first_live, log.first_live);
+        assert_eq!(reread.live, log.live);
         assert_eq!(reread.next_id, log.next_id);
         // New rows keep numbers above every old one, even after the front went.
         write_all(&conn, &mut log, &[action("quiet", 2)]);
         assert_eq!(indices(&load(&conn).unwrap(), "quiet"), vec![0, 1, 2]);
+    }
+
+    #[test]
+    fn many_pinned_rooms_are_copied_a_budget_at_a_time_oldest_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("tabula.db")).unwrap();
+        let mut log = ActionLog::read(&conn).unwrap();
+        let rooms = 2 * LOG_COPY_BUDGET / 1000 + 1;
+        let mut writes = Vec::new();
+        for r in 0..rooms {
+            writes.push(room(&format!("r{r}")));
+            writes.extend((0..1000).map(|i| action(&format!("r{r}"), i)));
+        }
+        writes.push(room("busy"));
+        writes.extend((0..LOG_PIN_SPAN as u64 + 10).map(|i| action("busy", i)));
+        write_all(&conn, &mut log, &writes);
+        let count = || -> i64 {
+            conn.query_row("SELECT COUNT(*) FROM action_log", [], |r| r.get(0))
+                .unwrap()
+        };
+        let before = count();
+        // One clean-up copies the budget's worth, oldest rooms first, and
+        // deletes their old rows, up to the first room still pinning the front.
+        log.clean(&conn).unwrap();
+        assert_eq!(count(), before);
+        let front: i64 = conn
+            .query_row("SELECT MIN(id) FROM action_log", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(front, log.live[&format!("r{}", LOG_COPY_BUDGET / 1000)][0]);
+        assert!(log.live["r0"][0] > LOG_PIN_SPAN);
+        assert!(log.live[&format!("r{}", rooms - 1)][0] < 1000 * rooms as i64);
+        for _ in 0..rooms {
+            log.clean(&conn).unwrap();
+        }
+        // Every room was copied and the front is gone: each room's rows once,
+        // and busy's.
+        assert_eq!(count(), (1000 * rooms) as i64 + LOG_PIN_SPAN + 10);
+        let loaded = load(&conn).unwrap();
+        for r in 0..rooms {
+            assert_eq!(
+                indices(&loaded, &format!("r{r}")),
+                (0..1000).collect::<Vec<_>>()
+            );
+        }
+        assert_eq!(ActionLog::read(&conn).unwrap().live, log.live);
     }
 
     #[test]
