@@ -4,7 +4,7 @@
 //! forwards requests to the right room. It never touches game state. Rooms
 //! and the lobby reach it through its outbound channel.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -95,7 +95,8 @@ struct Handler {
     id: u64,
     tx: mpsc::Sender<Outbound>,
     identity: Option<Arc<Identity>>,
-    rooms: HashSet<RoomId>,
+    /// The rooms this connection joined, with their handles (looked up once).
+    rooms: HashMap<RoomId, mpsc::Sender<RoomCommand>>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
     limit: RateLimit,
     sign_in_failures: Failures,
@@ -124,7 +125,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
         shared,
         tx,
         identity: None,
-        rooms: HashSet::new(),
+        rooms: HashMap::new(),
         lobby: None,
         sign_in_failures: Failures::new(),
     };
@@ -133,26 +134,16 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
     ping.tick().await;
     let mut last_heard = Instant::now();
     let idle = handler.shared.config.idle_timeout;
+    // Made once, not per turn of the loop: a fresh `changed()` future
+    // registers with (and on drop leaves) the watch's waiter list each time.
+    let going_down = shutdown.changed();
+    tokio::pin!(going_down);
 
     loop {
         let next = tokio::select! {
-            frame = ws.next() => {
-                last_heard = Instant::now();
-                match frame {
-                    Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => {
-                        handler.reply(None, ServerMessage::error(ErrorCode::BadJson, "binary frames are not accepted; send JSON text"));
-                        Next::Continue
-                    }
-                    Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
-                    Some(Ok(Message::Close(_))) | None => break,
-                    Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
-                    Some(Err(e)) => {
-                        tracing::debug!(conn = handler.id, error = %e, "read failed");
-                        break;
-                    }
-                }
-            }
+            // In this order, not at random: the outbound queue first (it
+            // bounds memory), then the socket; the rest are rare.
+            biased;
             out = rx.recv() => match out {
                 Some(Outbound::Text(text)) => {
                     // Take whatever else is already queued (a move's reply and
@@ -177,6 +168,23 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                 Some(Outbound::Close(code, reason)) => Next::Close(code, reason),
                 None => break,
             },
+            frame = ws.next() => {
+                last_heard = Instant::now();
+                match frame {
+                    Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
+                    Some(Ok(Message::Binary(_))) => {
+                        handler.reply(None, ServerMessage::error(ErrorCode::BadJson, "binary frames are not accepted; send JSON text"));
+                        Next::Continue
+                    }
+                    Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
+                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
+                    Some(Err(e)) => {
+                        tracing::debug!(conn = handler.id, error = %e, "read failed");
+                        break;
+                    }
+                }
+            }
             update = recv_lobby(&mut handler.lobby) => {
                 match update {
                     Ok(text) => {
@@ -203,7 +211,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                 }
                 Next::Continue
             }
-            _ = shutdown.changed() => {
+            _ = &mut going_down => {
                 let bye = ServerFrame::push(ServerMessage::Shutdown { message: "server shutting down".into() });
                 let _ = ws.send(Message::Text(bye.encode().into())).await;
                 Next::Close(CloseCode::Away, "server shutting down".into())
@@ -413,7 +421,8 @@ impl Handler {
         request_id: Option<u64>,
         message: ClientMessage,
     ) {
-        let Some(handle) = self.shared.room(room_id) else {
+        let known = self.rooms.get(room_id).filter(|h| !h.is_closed()).cloned();
+        let Some(handle) = known.or_else(|| self.shared.room(room_id)) else {
             self.rooms.remove(room_id);
             self.reply(
                 request_id,
@@ -423,7 +432,7 @@ impl Handler {
         };
         match &message {
             ClientMessage::JoinRoom { .. } | ClientMessage::JoinByCode { .. } => {
-                self.rooms.insert(room_id.clone());
+                self.rooms.insert(room_id.clone(), handle.clone());
             }
             ClientMessage::LeaveRoom { .. } => {
                 self.rooms.remove(room_id);
@@ -691,14 +700,13 @@ impl Handler {
 
     /// Tells every room this connection was in that it is gone.
     fn disconnected(&mut self) {
-        for room_id in self.rooms.drain() {
-            if let Some(handle) = self.shared.room(&room_id) {
-                // Waits for room in a busy queue: a lost notice would leave the seat "connected".
-                let conn = self.id;
-                tokio::spawn(async move {
-                    let _ = handle.send(RoomCommand::Disconnected { conn }).await;
-                });
-            }
+        let conn = self.id;
+        for (_, handle) in self.rooms.drain() {
+            // Waits for room in a busy queue: a lost notice would leave the seat
+            // "connected". A closed room's send just fails.
+            tokio::spawn(async move {
+                let _ = handle.send(RoomCommand::Disconnected { conn }).await;
+            });
         }
     }
 }

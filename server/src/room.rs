@@ -196,6 +196,9 @@ struct Room {
     empty_since: Option<Instant>,
     rx: mpsc::Receiver<RoomCommand>,
     me: mpsc::WeakSender<RoomCommand>,
+    /// What the lobby was last told, so an unchanged summary (most moves)
+    /// costs no trip to the shared registry.
+    published: Option<RoomSummary>,
 }
 
 type Refusal = (ErrorCode, String);
@@ -411,7 +414,7 @@ impl Room {
     fn from_saved(shared: Arc<Shared>, saved: SavedRoom, live: LiveGame, rng: StdRng) -> Room {
         let (tx, rx) = mpsc::channel(4096);
         let ai_seed = shared.config.dice_seed.unwrap_or(0);
-        let room = Room {
+        let mut room = Room {
             id: saved.id,
             options: saved.options,
             code: saved.code,
@@ -438,9 +441,12 @@ impl Room {
             me: tx.downgrade(),
             rx,
             shared,
+            published: None,
         };
+        let summary = room.summary();
         room.shared
-            .insert_room(room.summary(), room.code.clone(), tx);
+            .insert_room(summary.clone(), room.code.clone(), tx);
+        room.published = Some(summary);
         room
     }
 
@@ -666,8 +672,12 @@ impl Room {
         }
     }
 
-    fn publish(&self) {
-        self.shared.update_summary(self.summary());
+    fn publish(&mut self) {
+        let summary = self.summary();
+        if self.published.as_ref() != Some(&summary) {
+            self.shared.update_summary(summary.clone());
+            self.published = Some(summary);
+        }
     }
 
     async fn save(&self) {
@@ -1014,10 +1024,16 @@ impl Room {
         mover: Option<Seat>,
         reply: Option<Reply>,
     ) -> Result<(), Refusal> {
-        let mut next = self.live.clone();
-        next.apply(&entry, self.record.len())
-            .map_err(|e| refuse(ErrorCode::IllegalMove, rule_error_text(&e)))?;
-        self.live = next;
+        let index = self.record.len();
+        let illegal = |e| refuse(ErrorCode::IllegalMove, rule_error_text(&e));
+        if let LiveGame::Gomoku(_) = self.live {
+            // Gomoku's rules check before they change anything: no copy.
+            self.live.apply(&entry, index).map_err(illegal)?;
+        } else {
+            let mut next = self.live.clone();
+            next.apply(&entry, index).map_err(illegal)?;
+            self.live = next;
+        }
         match (&mut self.record, &entry) {
             (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => actions.push(*a),
             (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {

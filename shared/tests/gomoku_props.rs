@@ -193,6 +193,30 @@ proptest! {
         prop_assert_eq!(back, g);
     }
 
+    /// The server applies Gomoku actions in place, without a copy to fall
+    /// back on: a refused action must leave the game exactly as it was.
+    #[test]
+    fn a_refused_action_changes_nothing(
+        rule in rule(),
+        opening in opening(),
+        ops in prop::collection::vec(
+            (0u8..3, seat(), any::<u8>(), any::<u8>(), choice()), 0..80),
+    ) {
+        let config = GomokuConfig { size: 9, rule, opening };
+        let mut g = Gomoku::new(config).unwrap();
+        for (kind, seat, x, y, choice) in ops {
+            let before = g.clone();
+            let refused = match kind {
+                0 => g.play(seat, Point::new(x, y)).is_err(),
+                1 => g.play(seat, Point::new(x % 9, y % 9)).is_err(),
+                _ => g.choose(seat, choice).is_err(),
+            };
+            if refused {
+                prop_assert_eq!(&g, &before);
+            }
+        }
+    }
+
     #[test]
     fn point_text_round_trip(x in any::<u8>(), y in any::<u8>()) {
         let p = Point::new(x, y);

@@ -84,6 +84,7 @@ impl Gomoku {
     }
 
     /// Applies one recorded action ([`Gomoku::play`] or [`Gomoku::choose`]).
+    /// A refused action leaves the game unchanged (the server relies on it).
     pub fn apply(&mut self, action: GomokuAction) -> Result<(), GomokuError> {
         match action {
             GomokuAction::Place { seat, point } => self.play(seat, point),

@@ -28,6 +28,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+/// The same allocator as `tabula-server`'s binary; the relay and the tool
+/// use it too, as they are this same program.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(about = "Load-test Tabula next to a bare relay")]
 struct Args {
@@ -254,7 +259,11 @@ async fn connect(addr: SocketAddr) -> Option<Ws> {
 }
 
 async fn send(ws: &mut Ws, v: Value) -> bool {
-    ws.send(Message::Text(v.to_string().into())).await.is_ok()
+    send_text(ws, v.to_string()).await
+}
+
+async fn send_text(ws: &mut Ws, text: String) -> bool {
+    ws.send(Message::Text(text.into())).await.is_ok()
 }
 
 /// Reads until a text frame matches `pred`; None on close or after 10 s.
@@ -400,12 +409,17 @@ async fn play(
                 if k == 0 {
                     sent.lock().expect("lock").push(t0);
                 }
+                // Frames written by hand, not through serde_json::Value: the
+                // tool's own CPU is taken from the server under test.
                 let ok = if tabula {
                     let Some((x, y)) = fill_point(black, n / 2) else { break };
-                    send(mover, json!({"type": "act", "room_id": g.room, "request_id": n, "action": {"kind": "place", "point": {"x": x, "y": y}}})).await
-                        && until_text(other, is_action_event).await
+                    let act = format!(
+                        r#"{{"type":"act","room_id":"{}","request_id":{n},"action":{{"kind":"place","point":{{"x":{x},"y":{y}}}}}}}"#,
+                        g.room
+                    );
+                    send_text(mover, act).await && until_text(other, is_action_event).await
                 } else {
-                    send(mover, json!({"n": n})).await && until_text(other, |_| true).await
+                    send_text(mover, format!(r#"{{"n":{n}}}"#)).await && until_text(other, |_| true).await
                 };
                 let latency = t0.elapsed().as_secs_f64() * 1000.0;
                 if tabula {
