@@ -81,7 +81,10 @@ impl RateLimit {
 pub fn ws_config() -> WebSocketConfig {
     let max = tabula_shared::protocol::MAX_FRAME_BYTES;
     WebSocketConfig::default()
-        .read_buffer_size(4 * 1024)
+        // Client frames are small (a move is ~120 bytes); tungstenite zeroes
+        // up to this much before every read, and a larger frame just takes
+        // more reads.
+        .read_buffer_size(1024)
         // Frames queued together leave in one write (see the outbound arm).
         .write_buffer_size(16 * 1024)
         .max_write_buffer_size(1024 * 1024)

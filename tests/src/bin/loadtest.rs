@@ -59,10 +59,13 @@ struct Args {
     /// Which phases to run, comma-separated: idle, games, peak.
     #[arg(long, default_value = "idle,games,peak", value_delimiter = ',')]
     phases: Vec<String>,
-    /// The peak ramp's moves per second per game, in order.
+    /// The peak ramp's moves per second per game, in order. Steps are about
+    /// 10% apart where the two servers saturate on this machine. (A Gomoku
+    /// game holds 225 moves, so a Tabula step above 56 moves/s for 4 s runs
+    /// out of board and fails as not kept up with.)
     #[arg(
         long,
-        default_value = "2,4,8,12,16,20,24,28,32,40,48,56,64,80,96",
+        default_value = "2,4,8,12,14,16,18,20,22,24,28,32,36,40,44,48,56,64,72,80,96",
         value_delimiter = ','
     )]
     rates: Vec<f64>,
