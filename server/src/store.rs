@@ -755,15 +755,19 @@ fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
 }
 
-/// Log rows appended between two clean-ups of the log's front.
-const LOG_CLEAN_EVERY: u64 = 20_000;
+/// Log rows appended between two clean-ups of the log's front. Small and
+/// often: a clean-up holds up the moves queued behind it, so each one is
+/// kept to a few milliseconds.
+const LOG_CLEAN_EVERY: u64 = 2_000;
 /// A room whose live rows start this far behind the end of the log has them
 /// copied to the end, so one quiet game does not keep the whole log alive.
 const LOG_PIN_SPAN: i64 = 200_000;
 /// At most about this many rows are copied by one clean-up (the oldest
-/// pinned rooms first), so that a clean-up never stalls the moves queued
-/// behind it for long; the rest wait for the next one.
-const LOG_COPY_BUDGET: usize = 4_000;
+/// pinned rooms first); the rest wait for the next one.
+const LOG_COPY_BUDGET: usize = 400;
+/// At most this many rows are deleted from the front by one clean-up (twice
+/// what is appended between two, so the deletion keeps up).
+const LOG_DELETE_BUDGET: i64 = 4_000;
 
 /// The writer's view of the action log: the next row number, the numbers of
 /// each room's live rows (so that the log's front, every row before the first
@@ -774,6 +778,8 @@ const LOG_COPY_BUDGET: usize = 4_000;
 /// counter row would be one more page written by every commit.
 struct ActionLog {
     next_id: i64,
+    /// No row is numbered below this (the deleted front's end).
+    deleted_below: i64,
     live: std::collections::HashMap<String, Vec<i64>>,
     appended: u64,
 }
@@ -798,8 +804,11 @@ impl ActionLog {
             let (room, id) = row?;
             live.entry(room).or_default().push(id);
         }
+        let lowest: Option<i64> =
+            conn.query_row("SELECT MIN(id) FROM action_log", [], |r| r.get(0))?;
         Ok(ActionLog {
             next_id: last + 1,
+            deleted_below: lowest.unwrap_or(last + 1),
             live,
             appended: 0,
         })
@@ -853,8 +862,8 @@ impl ActionLog {
             .unwrap_or(self.next_id)
     }
 
-    /// Copies long-pinned rooms' rows to the end (within the copy budget),
-    /// then deletes every row before the first live one, in one transaction.
+    /// Copies long-pinned rooms' rows to the end, then deletes rows before
+    /// the first live one, each within its budget, in one transaction.
     fn clean(&mut self, conn: &Connection) -> rusqlite::Result<()> {
         exec(conn, "BEGIN")?;
         let end = self.next_id - 1;
@@ -888,9 +897,14 @@ impl ActionLog {
             conn.prepare_cached("UPDATE rooms SET log_from = ?1 WHERE id = ?2")?
                 .execute(params![log_from, room])?;
         }
+        let below = self
+            .front()
+            .min(self.deleted_below + LOG_DELETE_BUDGET)
+            .max(self.deleted_below);
         conn.prepare_cached("DELETE FROM action_log WHERE id < ?1")?
-            .execute(params![self.front()])?;
+            .execute(params![below])?;
         exec(conn, "COMMIT")?;
+        self.deleted_below = below;
         self.appended = 0;
         Ok(())
     }
@@ -1090,7 +1104,11 @@ mod tests {
         }
         write_all(&conn, &mut log, &writes);
         write_all(&conn, &mut log, &[room("busy"), action("busy", 0)]);
-        log.clean(&conn).unwrap();
+        // The front goes a budget at a time.
+        let cleanups = (LOG_PIN_SPAN / LOG_DELETE_BUDGET + 2) as usize;
+        for _ in 0..cleanups {
+            log.clean(&conn).unwrap();
+        }
         assert_eq!(log.appended, 0);
         let count: i64 = conn
             .query_row("SELECT COUNT(*) FROM action_log", [], |r| r.get(0))
@@ -1114,14 +1132,16 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let conn = open(&dir.path().join("tabula.db")).unwrap();
         let mut log = ActionLog::read(&conn).unwrap();
-        let rooms = 2 * LOG_COPY_BUDGET / 1000 + 1;
+        let per_room = LOG_COPY_BUDGET / 4;
+        let rooms = 2 * LOG_COPY_BUDGET / per_room + 1;
         let mut writes = Vec::new();
         for r in 0..rooms {
             writes.push(room(&format!("r{r}")));
-            writes.extend((0..1000).map(|i| action(&format!("r{r}"), i)));
+            writes.extend((0..per_room as u64).map(|i| action(&format!("r{r}"), i)));
         }
-        writes.push(room("busy"));
+        // Then a long busy game, saved in full at its end: its rows are garbage.
         writes.extend((0..LOG_PIN_SPAN as u64 + 10).map(|i| action("busy", i)));
+        writes.push(room("busy"));
         write_all(&conn, &mut log, &writes);
         let count = || -> i64 {
             conn.query_row("SELECT COUNT(*) FROM action_log", [], |r| r.get(0))
@@ -1135,20 +1155,23 @@ mod tests {
         let front: i64 = conn
             .query_row("SELECT MIN(id) FROM action_log", [], |r| r.get(0))
             .unwrap();
-        assert_eq!(front, log.live[&format!("r{}", LOG_COPY_BUDGET / 1000)][0]);
+        assert_eq!(
+            front,
+            log.live[&format!("r{}", LOG_COPY_BUDGET / per_room)][0]
+        );
         assert!(log.live["r0"][0] > LOG_PIN_SPAN);
-        assert!(log.live[&format!("r{}", rooms - 1)][0] < 1000 * rooms as i64);
-        for _ in 0..rooms {
+        assert!(log.live[&format!("r{}", rooms - 1)][0] < (per_room * rooms) as i64);
+        for _ in 0..(rooms + (LOG_PIN_SPAN / LOG_DELETE_BUDGET) as usize + 2) {
             log.clean(&conn).unwrap();
         }
-        // Every room was copied and the front is gone: each room's rows once,
-        // and busy's.
-        assert_eq!(count(), (1000 * rooms) as i64 + LOG_PIN_SPAN + 10);
+        // Every room was copied and the front is gone, a budget at a time:
+        // each room's rows once, and none of busy's.
+        assert_eq!(count(), (per_room * rooms) as i64);
         let loaded = load(&conn).unwrap();
         for r in 0..rooms {
             assert_eq!(
                 indices(&loaded, &format!("r{r}")),
-                (0..1000).collect::<Vec<_>>()
+                (0..per_room as u64).collect::<Vec<_>>()
             );
         }
         assert_eq!(ActionLog::read(&conn).unwrap().live, log.live);
