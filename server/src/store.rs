@@ -965,14 +965,7 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
         })();
         let committed = outcome.is_ok();
         if !committed {
-            if !conn.is_autocommit() {
-                let _ = exec(&conn, "ROLLBACK");
-            }
-            // What the log noted in the failed batch did not happen.
-            match ActionLog::read(&conn) {
-                Ok(front) => log = front,
-                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
-            }
+            roll_back(&conn, &mut log);
         }
         last_commit = std::time::Instant::now();
         last_batch = batch.len();
@@ -998,14 +991,20 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             && let Err(e) = log.clean(&conn)
         {
             tracing::error!(error = %e, "cleaning the action log failed");
-            if !conn.is_autocommit() {
-                let _ = exec(&conn, "ROLLBACK");
-            }
-            match ActionLog::read(&conn) {
-                Ok(front) => log = front,
-                Err(e) => tracing::error!(error = %e, "reading the action log failed"),
-            }
+            roll_back(&conn, &mut log);
         }
+    }
+}
+
+/// Ends a failed transaction and forgets what the log noted during it
+/// (those rows and copies did not happen).
+fn roll_back(conn: &Connection, log: &mut ActionLog) {
+    if !conn.is_autocommit() {
+        let _ = exec(conn, "ROLLBACK");
+    }
+    match ActionLog::read(conn) {
+        Ok(fresh) => *log = fresh,
+        Err(e) => tracing::error!(error = %e, "reading the action log failed"),
     }
 }
 
