@@ -1053,6 +1053,15 @@ mod tests {
         exec(conn, "COMMIT").unwrap();
     }
 
+    /// A new database in a temporary directory (kept alive by the first
+    /// value), and its action log.
+    fn fresh() -> (tempfile::TempDir, Connection, ActionLog) {
+        let dir = tempfile::tempdir().unwrap();
+        let conn = open(&dir.path().join("tabula.db")).unwrap();
+        let log = ActionLog::read(&conn).unwrap();
+        (dir, conn, log)
+    }
+
     fn indices(loaded: &Loaded, id: &str) -> Vec<u64> {
         let (_, _, rows) = loaded.rooms.iter().find(|(r, _, _)| r == id).unwrap();
         rows.iter().map(|a| a.index).collect()
@@ -1060,10 +1069,7 @@ mod tests {
 
     #[test]
     fn a_room_gets_back_exactly_the_actions_after_its_last_full_save() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("tabula.db");
-        let conn = open(&path).unwrap();
-        let mut log = ActionLog::read(&conn).unwrap();
+        let (_dir, conn, mut log) = fresh();
         write_all(&conn, &mut log, &[room("a"), action("a", 0), room("b")]);
         write_all(
             &conn,
@@ -1080,10 +1086,7 @@ mod tests {
 
     #[test]
     fn cleaning_deletes_the_front_and_moves_a_long_pinned_room_to_the_end() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("tabula.db");
-        let conn = open(&path).unwrap();
-        let mut log = ActionLog::read(&conn).unwrap();
+        let (_dir, conn, mut log) = fresh();
         // "quiet" plays two moves and then waits for a long time.
         write_all(
             &conn,
@@ -1128,9 +1131,7 @@ mod tests {
 
     #[test]
     fn many_pinned_rooms_are_copied_a_budget_at_a_time_oldest_first() {
-        let dir = tempfile::tempdir().unwrap();
-        let conn = open(&dir.path().join("tabula.db")).unwrap();
-        let mut log = ActionLog::read(&conn).unwrap();
+        let (_dir, conn, mut log) = fresh();
         let per_room = LOG_COPY_BUDGET / 4;
         let rooms = 2 * LOG_COPY_BUDGET / per_room + 1;
         let mut writes = Vec::new();

@@ -373,6 +373,13 @@ struct Stats {
     errors: u64,
 }
 
+/// The table's p50, p99 and max rows for one latency sample.
+fn push_latency(out: &mut Vec<(String, f64)>, name: &str, v: &mut [f64]) {
+    for (label, p) in [("p50", 0.5), ("p99", 0.99), ("max", 1.0)] {
+        out.push((format!("{name} {label} ms"), pct(v, p)));
+    }
+}
+
 fn pct(v: &mut [f64], p: f64) -> f64 {
     if v.is_empty() {
         return f64::NAN;
@@ -592,18 +599,7 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
         pct(&mut alone.opponent, 1.0),
         alone.errors,
     );
-    out.push((
-        "games alone: move-to-opponent p50 ms".into(),
-        pct(&mut alone.opponent, 0.5),
-    ));
-    out.push((
-        "games alone: move-to-opponent p99 ms".into(),
-        pct(&mut alone.opponent, 0.99),
-    ));
-    out.push((
-        "games alone: move-to-opponent max ms".into(),
-        pct(&mut alone.opponent, 1.0),
-    ));
+    push_latency(out, "games alone: move-to-opponent", &mut alone.opponent);
     out.push(("games alone: errors".into(), alone.errors as f64));
     let sent: Arc<Mutex<Vec<Instant>>> = Arc::new(Mutex::new(Vec::new()));
     let watch_room = games.first().map(|g| g.room.clone()).unwrap_or_default();
@@ -668,23 +664,10 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
     );
     out.push(("games held".into(), games.len() as f64));
     out.push(("moves/s at 1 move/s per game".into(), rate));
-    out.push((
-        "move-to-opponent p50 ms".into(),
-        pct(&mut stats.opponent, 0.5),
-    ));
-    out.push((
-        "move-to-opponent p99 ms".into(),
-        pct(&mut stats.opponent, 0.99),
-    ));
-    out.push((
-        "move-to-opponent max ms".into(),
-        pct(&mut stats.opponent, 1.0),
-    ));
+    push_latency(out, "move-to-opponent", &mut stats.opponent);
     out.push(("errors".into(), stats.errors as f64));
     out.push(("spectators".into(), watchers.len() as f64));
-    out.push(("move-to-spectator p50 ms".into(), pct(&mut spec, 0.5)));
-    out.push(("move-to-spectator p99 ms".into(), pct(&mut spec, 0.99)));
-    out.push(("move-to-spectator max ms".into(), pct(&mut spec, 1.0)));
+    push_latency(out, "move-to-spectator", &mut spec);
     drop(games);
 }
 
