@@ -22,7 +22,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot, watch};
 
 pub use config::Config;
-pub use store::{StoreError, read_finished_games};
+pub use store::{StoreError, read_finished_games, read_saved_room};
 
 /// Why the server could not start.
 #[derive(Debug, thiserror::Error)]

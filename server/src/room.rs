@@ -470,7 +470,7 @@ impl Room {
             let Some(command) = command else { break };
             match command {
                 RoomCommand::Request { caller, message } => self.on_request(caller, message).await,
-                RoomCommand::Disconnected { conn } => self.on_disconnect(conn),
+                RoomCommand::Disconnected { conn } => self.on_disconnect(conn).await,
                 RoomCommand::AiMove { generation, action } => {
                     if generation == self.ai_generation {
                         self.ai_thinking = false;
@@ -871,6 +871,7 @@ impl Room {
     async fn leave(&mut self, caller: Caller) {
         if self.members.contains_key(&caller.conn) {
             self.member_gone(caller.conn, true);
+            self.save_if_deserted().await;
             self.answer(
                 &caller,
                 ServerMessage::Left {
@@ -886,10 +887,22 @@ impl Room {
         }
     }
 
-    fn on_disconnect(&mut self, conn: ConnId) {
+    async fn on_disconnect(&mut self, conn: ConnId) {
         if self.members.contains_key(&conn) {
             self.member_gone(conn, false);
+            self.save_if_deserted().await;
             self.publish();
+        }
+    }
+
+    /// When the last member of a running game's room goes, saves the whole
+    /// room: its moves since the last full save then stop holding the front
+    /// of the store's action log while the room waits (grace period, idle
+    /// time-out). Otherwise a log clean-up would have to copy them, and at a
+    /// thousand abandoned games that copying was most of the store's work.
+    async fn save_if_deserted(&mut self) {
+        if self.members.is_empty() && self.game_started && self.result.is_none() {
+            self.save().await;
         }
     }
 

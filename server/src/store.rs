@@ -1023,6 +1023,25 @@ pub fn read_finished_games(dir: &Path) -> Result<Vec<(String, String, String)>, 
     Ok(out)
 }
 
+/// Reads one saved room for tests and tools: its saved state (JSON) and how
+/// many actions the log holds for it after that state.
+///
+/// # Errors
+/// When the database cannot be read.
+pub fn read_saved_room(dir: &Path, room_id: &str) -> Result<Option<(String, i64)>, StoreError> {
+    let conn = Connection::open(dir.join("tabula.db"))?;
+    let row = conn
+        .query_row(
+            "SELECT r.state, (SELECT COUNT(*) FROM action_log l
+                              WHERE l.room_id = r.id AND l.id > r.log_from)
+             FROM rooms r WHERE r.id = ?1",
+            params![room_id],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?;
+    Ok(row)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

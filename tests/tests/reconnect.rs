@@ -178,6 +178,70 @@ async fn killing_the_server_mid_game_loses_nothing() {
 }
 
 #[tokio::test]
+async fn a_game_both_players_left_is_saved_whole() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", None).await;
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    for i in 0..3u8 {
+        ada.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
+            .await;
+        bob.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
+            .await;
+    }
+    let (ada_token, bob_token) = (ada.token.clone(), bob.token.clone());
+    ada.close().await;
+    bob.close().await;
+    // The lobby shows both seats away once the room has seen both drops.
+    let mut carol = Client::connect(server.addr).await;
+    carol.hello("Carol", None).await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = carol.request(json!({"type": "list_rooms"})).await;
+        let seats = &list["rooms"][0]["seats"];
+        if seats[0]["connected"] == false && seats[1]["connected"] == false {
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{list}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    server.kill();
+
+    // Saved as one state holding all six moves; none left in the action log
+    // (where they would hold up its clean-up while the room waits).
+    let (state, logged) = tabula_server::read_saved_room(dir.path(), &room)
+        .expect("read")
+        .expect("saved room");
+    let state: serde_json::Value = serde_json::from_str(&state).expect("state json");
+    assert_eq!(state["record"]["actions"].as_array().map(Vec::len), Some(6));
+    assert_eq!(logged, 0);
+
+    // And it comes back whole.
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", Some(&ada_token)).await;
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", Some(&bob_token)).await;
+    ada.join(&room, "player").await;
+    bob.join(&room, "player").await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "event"
+    );
+    let seen = bob.action_where(|a| a["seat"] == "first").await;
+    assert_eq!(seen["point"], point(7, 7));
+    server.kill();
+}
+
+#[tokio::test]
 async fn a_waiting_room_survives_a_kill() {
     let exe = env!("CARGO_BIN_EXE_tabula-test-server");
     let dir = tempfile::tempdir().expect("dir");
