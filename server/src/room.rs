@@ -511,21 +511,26 @@ impl Room {
         [Seat::First, Seat::Second]
             .into_iter()
             .map(|seat| {
-                let player = self.seats[idx(seat)].clone();
-                let connected = match &player {
-                    Some(p) if p.ai.is_some() => true,
-                    Some(_) => self.away_since[idx(seat)].is_none(),
-                    None => false,
-                };
-                let grace_ms = self.grace_left(seat).map(|d| d.as_millis() as u64);
+                let (connected, grace_ms) = self.seat_presence(seat);
                 SeatInfo {
                     seat,
-                    player,
+                    player: self.seats[idx(seat)].clone(),
                     connected,
                     grace_ms,
                 }
             })
             .collect()
+    }
+
+    /// A seat's `connected` and `grace_ms`, as shown in [`SeatInfo`].
+    fn seat_presence(&self, seat: Seat) -> (bool, Option<u64>) {
+        let connected = match &self.seats[idx(seat)] {
+            Some(p) if p.ai.is_some() => true,
+            Some(_) => self.away_since[idx(seat)].is_none(),
+            None => false,
+        };
+        let grace_ms = self.grace_left(seat).map(|d| d.as_millis() as u64);
+        (connected, grace_ms)
     }
 
     fn grace_left(&self, seat: Seat) -> Option<Duration> {
@@ -672,12 +677,41 @@ impl Room {
         }
     }
 
+    /// Tells the lobby when this room's summary changed. Runs after every
+    /// change, moves included, so the usual case (nothing the lobby shows
+    /// changed) is checked field by field, without building a summary.
     fn publish(&mut self) {
-        let summary = self.summary();
-        if self.published.as_ref() != Some(&summary) {
-            self.shared.update_summary(summary.clone());
-            self.published = Some(summary);
+        if let Some(published) = &self.published {
+            let same = self.shows_as(published);
+            // Tests (debug builds) check the shortcut against the whole
+            // summary; not while a grace period counts down between the two.
+            debug_assert!(
+                self.away_since.iter().any(Option::is_some)
+                    || same == (self.summary() == *published),
+                "shows_as disagrees with summary()"
+            );
+            if same {
+                return;
+            }
         }
+        let summary = self.summary();
+        self.shared.update_summary(summary.clone());
+        self.published = Some(summary);
+    }
+
+    /// Whether [`Room::summary`] would equal `summary` now.
+    fn shows_as(&self, summary: &RoomSummary) -> bool {
+        summary.status == self.status()
+            && summary.spectators == self.spectator_count()
+            && summary.options == self.options
+            && summary.room_id == self.id
+            && summary.seats.len() == 2
+            && summary.seats.iter().enumerate().all(|(i, info)| {
+                let seat = [Seat::First, Seat::Second][i];
+                info.seat == seat
+                    && info.player == self.seats[i]
+                    && (info.connected, info.grace_ms) == self.seat_presence(seat)
+            })
     }
 
     async fn save(&self) {

@@ -138,3 +138,29 @@ fn decode_tells_bad_json_unknown_type_and_bad_fields_apart() {
     assert_eq!(err.request_id, Some(5));
     assert_eq!(code(r#"{"type":"ping"}"#), None);
 }
+
+#[test]
+fn moves_decode_exactly_as_the_general_frame_does() {
+    let frames = [
+        r#"{"type":"act","room_id":"r-1","action":{"kind":"place","point":{"x":7,"y":7}}}"#,
+        r#"{"request_id":9,"type":"act","room_id":"r-1","action":{"kind":"roll"}}"#,
+        r#"{"action":{"point":{"y":3,"x":4},"kind":"place"},"room_id":"r\u002d2","type":"act","request_id":null}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"double"},"extra":[1,{"a":2}]}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"play","play":"24/18 13/11"}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"choose","choice":"place_two"}}"#,
+    ];
+    for text in frames {
+        let general = serde_json::from_str::<ClientFrame>(text).expect(text);
+        assert_eq!(ClientFrame::decode(text).expect(text), general, "{text}");
+    }
+    // Another type that happens to carry the same fields is not a move.
+    let chat = r#"{"type":"chat","room_id":"r","action":{"kind":"roll"},"text":"hi"}"#;
+    assert_eq!(
+        ClientFrame::decode(chat).expect("chat"),
+        serde_json::from_str::<ClientFrame>(chat).expect("chat")
+    );
+    assert!(!matches!(
+        ClientFrame::decode(chat).map(|f| f.message),
+        Ok(ClientMessage::Act { .. })
+    ));
+}
