@@ -13,6 +13,8 @@
 //! - **fan-out**: one room with S spectators; move-to-spectator latency;
 //! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms
 //!   that the server kept up with (at least 95% of the offered moves done).
+//!   A failed step is played once more before the ramp ends; the figure
+//!   where the first failure would have ended it is printed too.
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -59,13 +61,14 @@ struct Args {
     /// Which phases to run, comma-separated: idle, games, peak.
     #[arg(long, default_value = "idle,games,peak", value_delimiter = ',')]
     phases: Vec<String>,
-    /// The peak ramp's moves per second per game, in order. Steps are about
-    /// 10% apart where the two servers saturate on this machine. (A Gomoku
+    /// The peak ramp's moves per second per game, in order. Steps are at most
+    /// about 10% apart from 20 to 64, where the two servers saturate on this
+    /// machine, so that neither figure is cut by a coarse step. (A Gomoku
     /// game holds 225 moves, so a Tabula step above 56 moves/s for 4 s runs
     /// out of board and fails as not kept up with.)
     #[arg(
         long,
-        default_value = "2,4,8,12,14,16,18,20,22,24,28,32,36,40,44,48,56,64,72,80,96",
+        default_value = "2,4,8,12,14,16,18,20,22,24,26,28,30,32,35,38,41,44,48,52,56,60,64,72,80,96",
         value_delimiter = ','
     )]
     rates: Vec<f64>,
@@ -671,60 +674,86 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
     drop(games);
 }
 
-/// Peak: fresh games at each rising rate until p99 passes 50 ms.
+/// Peak: fresh games at each rising rate until p99 passes 50 ms. A failed
+/// step is played once more before the ramp ends: on this shared machine a
+/// one-off stall (both processes' CPU per move jumping by a third at once)
+/// otherwise decides where either server's ramp ends. Both figures are kept.
 async fn measure_peak(target: &Target, args: &Args, out: &mut Vec<(String, f64)>) {
-    let pid = target.child.id();
     let mut best = 0.0f64;
-    for (step, &rate) in args.rates.iter().enumerate() {
-        let mut peak = Vec::new();
-        for chunk in (0..args.peak_games).collect::<Vec<_>>().chunks(200) {
-            let first = 100_000 * (step + 1);
-            let opened =
-                futures_util::future::join_all(chunk.iter().map(|k| open_game(target, first + *k)))
-                    .await;
-            peak.extend(opened.into_iter().flatten());
+    let mut first_failure: Option<f64> = None;
+    'ramp: for (step, &rate) in args.rates.iter().enumerate() {
+        for attempt in 0..2 {
+            let (mps, cpu_us_per_move, passed) = peak_step(target, args, step, attempt, rate).await;
+            if rate == 8.0 && attempt == 0 {
+                // 8 moves/s per game: busy, but below every saturation seen so far.
+                out.push((
+                    "server CPU us per move (8 moves/s per game)".into(),
+                    cpu_us_per_move,
+                ));
+            }
+            if passed {
+                best = best.max(mps);
+                continue 'ramp;
+            }
+            first_failure.get_or_insert(best);
         }
-        let cpu_before = cpu_ms(pid);
-        let tool_before = cpu_ms(std::process::id());
-        let (mut s, back) = play(
-            target,
-            peak,
-            rate,
-            args.peak_seconds,
-            Arc::new(Mutex::new(Vec::new())),
-        )
-        .await;
-        let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
-        let tool_us_per_move =
-            (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
-        let mps = s.moves as f64 / args.peak_seconds as f64;
-        let p99 = pct(&mut s.opponent, 0.99);
-        println!(
-            "[{}] peak ramp: {} games x {rate} moves/s: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, CPU per move: server {cpu_us_per_move:.0} us, load tool {tool_us_per_move:.0} us",
-            target.name,
-            back.len(),
-            s.errors
-        );
-        if rate == 8.0 {
-            // 8 moves/s per game: busy, but below every saturation seen so far.
-            out.push((
-                "server CPU us per move (8 moves/s per game)".into(),
-                cpu_us_per_move,
-            ));
-        }
-        // A step counts only when the server kept up with it: under a closed
-        // loop (each game waits for its move's answer) an overloaded server
-        // would otherwise show its saturated rate with a bounded p99.
-        let offered = rate * back.len() as f64;
-        drop(back);
-        if p99 < 50.0 && s.errors == 0 && mps >= 0.95 * offered {
-            best = best.max(mps);
-        } else {
-            break;
-        }
+        break;
     }
     out.push((
-        "peak moves/s with p99 < 50 ms (>= 95% of offered)".into(),
+        "peak moves/s, ramp ends at the first failed step".into(),
+        first_failure.unwrap_or(best),
+    ));
+    out.push((
+        "peak moves/s with p99 < 50 ms (>= 95% of offered; a failed step tried twice)".into(),
         best,
     ));
+}
+
+/// One step of the peak ramp on fresh games: (moves/s, server CPU us per
+/// move, whether it passed).
+async fn peak_step(
+    target: &Target,
+    args: &Args,
+    step: usize,
+    attempt: usize,
+    rate: f64,
+) -> (f64, f64, bool) {
+    let pid = target.child.id();
+    let mut peak = Vec::new();
+    for chunk in (0..args.peak_games).collect::<Vec<_>>().chunks(200) {
+        let first = 100_000 * (2 * step + attempt + 1);
+        let opened =
+            futures_util::future::join_all(chunk.iter().map(|k| open_game(target, first + *k)))
+                .await;
+        peak.extend(opened.into_iter().flatten());
+    }
+    let cpu_before = cpu_ms(pid);
+    let tool_before = cpu_ms(std::process::id());
+    let (mut s, back) = play(
+        target,
+        peak,
+        rate,
+        args.peak_seconds,
+        Arc::new(Mutex::new(Vec::new())),
+    )
+    .await;
+    let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
+    let tool_us_per_move =
+        (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
+    let mps = s.moves as f64 / args.peak_seconds as f64;
+    let p99 = pct(&mut s.opponent, 0.99);
+    // A step counts only when the server kept up with it: under a closed
+    // loop (each game waits for its move's answer) an overloaded server
+    // would otherwise show its saturated rate with a bounded p99.
+    let offered = rate * back.len() as f64;
+    let passed = p99 < 50.0 && s.errors == 0 && mps >= 0.95 * offered;
+    println!(
+        "[{}] peak ramp: {} games x {rate} moves/s{}: {mps:.0} moves/s, p99 {p99:.2} ms, errors {}, CPU per move: server {cpu_us_per_move:.0} us, load tool {tool_us_per_move:.0} us{}",
+        target.name,
+        back.len(),
+        if attempt > 0 { " (again)" } else { "" },
+        s.errors,
+        if passed { "" } else { " -> failed" }
+    );
+    (mps, cpu_us_per_move, passed)
 }
