@@ -108,11 +108,9 @@ async fn graceful_shutdown_tells_clients_and_keeps_the_game() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn killing_the_server_mid_game_loses_nothing() {
-    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
-    let dir = tempfile::tempdir().expect("dir");
-    let server = ChildServer::start(exe, dir.path(), None);
+/// Ada (black) and Bob in a Gomoku room on `server`, three accepted moves
+/// each: Ada on row 7 and Bob on row 9, from column 4.
+async fn three_moves_each(server: &ChildServer) -> (Client, Client, String) {
     let mut ada = Client::connect(server.addr).await;
     ada.hello("Ada", None).await;
     let mut bob = Client::connect(server.addr).await;
@@ -133,6 +131,15 @@ async fn killing_the_server_mid_game_loses_nothing() {
             "event"
         );
     }
+    (ada, bob, room)
+}
+
+#[tokio::test]
+async fn killing_the_server_mid_game_loses_nothing() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let (ada, bob, room) = three_moves_each(&server).await;
     // Every acknowledged move was saved before it was broadcast.
     server.kill();
 
@@ -182,20 +189,7 @@ async fn a_game_both_players_left_is_saved_whole() {
     let exe = env!("CARGO_BIN_EXE_tabula-test-server");
     let dir = tempfile::tempdir().expect("dir");
     let server = ChildServer::start(exe, dir.path(), None);
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", None).await;
-    let mut bob = Client::connect(server.addr).await;
-    bob.hello("Bob", None).await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
-    for i in 0..3u8 {
-        ada.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
-            .await;
-        bob.act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
-            .await;
-    }
+    let (ada, bob, room) = three_moves_each(&server).await;
     let (ada_token, bob_token) = (ada.token.clone(), bob.token.clone());
     ada.close().await;
     bob.close().await;
