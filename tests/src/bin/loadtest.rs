@@ -14,7 +14,8 @@
 //! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms
 //!   that the server kept up with (at least 95% of the offered moves done).
 //!   A failed step is played once more before the ramp ends; the figure
-//!   where the first failure would have ended it is printed too.
+//!   where the first failure would have ended it is printed too. The two
+//!   servers' ramps run interleaved, Tabula's at half the relay's rates.
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -61,17 +62,22 @@ struct Args {
     /// Which phases to run, comma-separated: idle, games, peak.
     #[arg(long, default_value = "idle,games,peak", value_delimiter = ',')]
     phases: Vec<String>,
-    /// The peak ramp's moves per second per game, in order. Steps are at most
-    /// about 10% apart from 20 to 64, where the two servers saturate on this
-    /// machine, so that neither figure is cut by a coarse step. (A Gomoku
-    /// game holds 225 moves, so a Tabula step above 56 moves/s for 4 s runs
-    /// out of board and fails as not kept up with.)
+    /// The peak ramp's moves per second per game, in order (the relay's;
+    /// with both servers measured, Tabula's are half these). Steps are at most
+    /// about 10% apart from 20 to 64 (Tabula's: 10 to 32), where the two
+    /// servers saturate on this machine, so that neither figure is cut by a
+    /// coarse step. (A Gomoku game holds 225 moves, so a Tabula step above 56
+    /// moves/s for 4 s runs out of board and fails as not kept up with.)
     #[arg(
         long,
         default_value = "2,4,8,12,14,16,18,20,22,24,26,28,30,32,35,38,41,44,48,52,56,60,64,72,80,96",
         value_delimiter = ','
     )]
     rates: Vec<f64>,
+    /// After each peak step, print its moves per 100 ms with their p50 and
+    /// max latency (to see whether a failed step stalled once or throughout).
+    #[arg(long)]
+    timeline: bool,
     /// Seconds per peak step.
     #[arg(long, default_value_t = 4)]
     peak_seconds: u64,
@@ -372,6 +378,8 @@ async fn open_game(target: &Target, k: usize) -> Option<Game> {
 #[derive(Default)]
 struct Stats {
     opponent: Vec<f64>,
+    /// (seconds since the phase began, latency in ms) of each move.
+    when: Vec<(f64, f64)>,
     moves: u64,
     errors: u64,
 }
@@ -451,6 +459,7 @@ async fn play(
                 }
                 let mut s = stats.lock().expect("lock");
                 if ok {
+                    s.when.push((start.elapsed().as_secs_f64(), latency));
                     s.opponent.push(latency);
                     s.moves += 1;
                 } else {
@@ -478,6 +487,7 @@ async fn drive(args: Args) {
         "tabula load test: idle={} games={} spectators={} seconds={}",
         args.idle, args.games, args.spectators, args.seconds
     );
+    let mut targets = Vec::new();
     let mut rows = Vec::new();
     for tabula in [false, true] {
         let name = if tabula { "tabula" } else { "relay" };
@@ -487,6 +497,31 @@ async fn drive(args: Args) {
         let target = start(tabula);
         tokio::time::sleep(Duration::from_millis(300)).await;
         rows.push(measure(&target, &args).await);
+        targets.push(target);
+    }
+    if args.phases.iter().any(|p| p == "peak") {
+        // Both ramps at once, a step of each in turn, so that both servers
+        // are measured in the same minutes of this shared machine.
+        let mut ramps: Vec<Ramp> = targets
+            .iter()
+            .map(|t| Ramp::new(t, &args, targets.len() > 1))
+            .collect();
+        let mut round = 0;
+        while ramps.iter().any(|r| !r.done) {
+            // Alternate which goes first, so neither always follows the other.
+            for i in 0..ramps.len() {
+                let i = if round % 2 == 0 {
+                    i
+                } else {
+                    ramps.len() - 1 - i
+                };
+                ramps[i].next_step(&args).await;
+            }
+            round += 1;
+        }
+        for (row, ramp) in rows.iter_mut().zip(ramps) {
+            row.extend(ramp.finish());
+        }
     }
     println!("\n| figure | relay | tabula | tabula/relay |");
     println!("|---|---|---|---|");
@@ -521,9 +556,6 @@ async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
     }
     if phase("games") {
         measure_games(target, args, &mut out).await;
-    }
-    if phase("peak") {
-        measure_peak(target, args, &mut out).await;
     }
     out
 }
@@ -678,35 +710,91 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
 /// step is played once more before the ramp ends: on this shared machine a
 /// one-off stall (both processes' CPU per move jumping by a third at once)
 /// otherwise decides where either server's ramp ends. Both figures are kept.
-async fn measure_peak(target: &Target, args: &Args, out: &mut Vec<(String, f64)>) {
-    let mut best = 0.0f64;
-    let mut first_failure: Option<f64> = None;
-    'ramp: for (step, &rate) in args.rates.iter().enumerate() {
-        for attempt in 0..2 {
-            let (mps, cpu_us_per_move, passed) = peak_step(target, args, step, attempt, rate).await;
-            if rate == 8.0 && attempt == 0 {
-                // 8 moves/s per game: busy, but below every saturation seen so far.
-                out.push((
-                    "server CPU us per move (8 moves/s per game)".into(),
-                    cpu_us_per_move,
-                ));
-            }
-            if passed {
-                best = best.max(mps);
-                continue 'ramp;
-            }
-            first_failure.get_or_insert(best);
+///
+/// When both servers are measured, their ramps run interleaved, one step of
+/// each in turn, and Tabula's rates are half the relay's (the target ratio):
+/// near the target both ramps end in the same minutes, so the ratio compares
+/// the servers under the same machine conditions.
+struct Ramp<'a> {
+    target: &'a Target,
+    rates: Vec<f64>,
+    step: usize,
+    attempt: usize,
+    best: f64,
+    first_failure: Option<f64>,
+    cpu_at_8: Option<f64>,
+    done: bool,
+}
+
+impl<'a> Ramp<'a> {
+    fn new(target: &'a Target, args: &Args, paired: bool) -> Ramp<'a> {
+        let scale = if paired && target.tabula { 0.5 } else { 1.0 };
+        Ramp {
+            target,
+            rates: args.rates.iter().map(|r| r * scale).collect(),
+            step: 0,
+            attempt: 0,
+            best: 0.0,
+            first_failure: None,
+            cpu_at_8: None,
+            done: args.rates.is_empty(),
         }
-        break;
     }
-    out.push((
-        "peak moves/s, ramp ends at the first failed step".into(),
-        first_failure.unwrap_or(best),
-    ));
-    out.push((
-        "peak moves/s with p99 < 50 ms (>= 95% of offered; a failed step tried twice)".into(),
-        best,
-    ));
+
+    /// Plays the next step (or the retry of a failed one).
+    async fn next_step(&mut self, args: &Args) {
+        if self.done {
+            return;
+        }
+        let rate = self.rates[self.step];
+        let (mps, cpu_us_per_move, passed) =
+            peak_step(self.target, args, self.step, self.attempt, rate).await;
+        if rate == 8.0 && self.attempt == 0 {
+            // 8 moves/s per game: busy, but below every saturation seen so far.
+            self.cpu_at_8 = Some(cpu_us_per_move);
+        }
+        if passed {
+            self.best = self.best.max(mps);
+            self.step += 1;
+            self.attempt = 0;
+            self.done = self.step == self.rates.len();
+        } else {
+            self.first_failure.get_or_insert(self.best);
+            self.attempt += 1;
+            self.done = self.attempt == 2;
+        }
+    }
+
+    fn finish(self) -> Vec<(String, f64)> {
+        vec![
+            (
+                "server CPU us per move (8 moves/s per game)".into(),
+                self.cpu_at_8.unwrap_or(f64::NAN),
+            ),
+            (
+                "peak moves/s, ramp ends at the first failed step".into(),
+                self.first_failure.unwrap_or(self.best),
+            ),
+            (
+                "peak moves/s with p99 < 50 ms (>= 95% of offered; a failed step tried twice)"
+                    .into(),
+                self.best,
+            ),
+        ]
+    }
+}
+
+/// One line: `tenth-of-a-second:moves/p50 ms/max ms` for each 100 ms of a step.
+fn print_timeline(name: &str, when: &[(f64, f64)]) {
+    let mut buckets: std::collections::BTreeMap<u64, Vec<f64>> = Default::default();
+    for (t, latency) in when {
+        buckets.entry((t * 10.0) as u64).or_default().push(*latency);
+    }
+    let line: Vec<String> = buckets
+        .iter_mut()
+        .map(|(b, v)| format!("{b}:{}/{:.0}/{:.0}", v.len(), pct(v, 0.5), pct(v, 1.0)))
+        .collect();
+    println!("[{name}] timeline {}", line.join(" "));
 }
 
 /// One step of the peak ramp on fresh games: (moves/s, server CPU us per
@@ -742,6 +830,9 @@ async fn peak_step(
         (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
     let mps = s.moves as f64 / args.peak_seconds as f64;
     let p99 = pct(&mut s.opponent, 0.99);
+    if args.timeline {
+        print_timeline(target.name, &s.when);
+    }
     // A step counts only when the server kept up with it: under a closed
     // loop (each game waits for its move's answer) an overloaded server
     // would otherwise show its saturated rate with a bounded p99.
