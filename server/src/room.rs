@@ -924,8 +924,10 @@ impl Room {
     async fn on_disconnect(&mut self, conn: ConnId) {
         if self.members.contains_key(&conn) {
             self.member_gone(conn, false);
-            self.save_if_deserted().await;
+            // The lobby hears of the drop at once, not after a save that a
+            // busy disk may hold up.
             self.publish();
+            self.save_if_deserted().await;
         }
     }
 

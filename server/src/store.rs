@@ -749,6 +749,8 @@ const BUSY: std::time::Duration = std::time::Duration::from_millis(2);
 const BUSY_BATCH: usize = 2;
 /// How long a busy writer waits for more requests before committing.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(500);
+/// A commit this slow (a stalled disk) is logged as a warning.
+const SLOW_COMMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Runs one SQL statement with no parameters, prepared once per connection.
 fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
@@ -932,6 +934,7 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             thread::sleep(LINGER);
             drain(&mut rx, &mut batch);
         }
+        let started = std::time::Instant::now();
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
             // BEGIN and COMMIT as cached statements: parsing them again for
             // every batch was a visible share of a move's cost.
@@ -963,6 +966,15 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             exec(&conn, "COMMIT")?;
             Ok(results)
         })();
+        let took = started.elapsed();
+        if took > SLOW_COMMIT {
+            // Every room waiting on this batch was held up as long: say so.
+            tracing::warn!(
+                ms = took.as_millis() as u64,
+                requests = batch.len(),
+                "slow store commit"
+            );
+        }
         let committed = outcome.is_ok();
         if !committed {
             roll_back(&conn, &mut log);

@@ -26,6 +26,15 @@ struct Args {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
+    // Warnings (a slow store commit, say) go to stderr, which the tests
+    // leave to the terminal, so that a failing run shows them.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
     let listener = TcpListener::bind(&args.bind).await?;
     println!("LISTENING {}", listener.local_addr()?);
     std::io::stdout().flush()?;
