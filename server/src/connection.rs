@@ -675,14 +675,18 @@ impl Handler {
             }
         };
         self.shared.put_identity(identity.clone());
-        let store = self.shared.store.clone();
         let row = PlayerRow {
             id: identity.id.clone(),
             token: identity.token.clone(),
             name: identity.name.clone(),
         };
+        // Queued before the welcome goes out: a room this player creates
+        // next is saved after its player, so a crash cannot keep the room
+        // and lose the player's token. (The welcome does not wait for the
+        // commit; a crash within that commit loses only the new token.)
+        let saved = self.shared.store.save_player(row);
         tokio::spawn(async move {
-            if let Err(e) = store.save_player(row).await {
+            if let Err(e) = saved.await {
                 tracing::error!(error = %e, "saving a player failed");
             }
         });

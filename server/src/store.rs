@@ -306,22 +306,38 @@ impl Store {
     }
 
     async fn write_returning(&self, write: Write) -> Result<Vec<RatingChange>, StoreError> {
+        self.queue(write).await
+    }
+
+    /// Queues `write` now, when called, and returns its outcome when it has
+    /// been committed. Writes are committed in the order they are queued, so
+    /// anything queued later is durable only once this is.
+    fn queue(
+        &self,
+        write: Write,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
         let (done, wait) = oneshot::channel();
-        self.tx
-            .send(Request { write, done })
-            .map_err(|_| StoreError::Closed)?;
-        match wait.await {
-            Ok(Ok(changes)) => Ok(changes),
-            Ok(Err(message)) => Err(StoreError::Sqlite(rusqlite::Error::InvalidParameterName(
-                message,
-            ))),
-            Err(_) => Err(StoreError::Closed),
+        let sent = self.tx.send(Request { write, done });
+        async move {
+            sent.map_err(|_| StoreError::Closed)?;
+            match wait.await {
+                Ok(Ok(changes)) => Ok(changes),
+                Ok(Err(message)) => Err(StoreError::Sqlite(rusqlite::Error::InvalidParameterName(
+                    message,
+                ))),
+                Err(_) => Err(StoreError::Closed),
+            }
         }
     }
 
-    /// Saves a player identity.
-    pub async fn save_player(&self, row: PlayerRow) -> Result<(), StoreError> {
-        self.write(Write::Player(row)).await
+    /// Saves a player identity. Queued at once (not when the future is first
+    /// polled), so that whatever the player does next is saved after it.
+    pub fn save_player(
+        &self,
+        row: PlayerRow,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let saved = self.queue(Write::Player(row));
+        async move { saved.await.map(|_| ()) }
     }
 
     /// Saves a room's whole state.
@@ -1096,6 +1112,28 @@ mod tests {
     fn indices(loaded: &Loaded, id: &str) -> Vec<u64> {
         let (_, _, rows) = loaded.rooms.iter().find(|(r, _, _)| r == id).unwrap();
         rows.iter().map(|a| a.index).collect()
+    }
+
+    /// A player's save is queued when `save_player` is called, not when its
+    /// future is first polled: a room saved after it is never durable
+    /// without its player (a crash then lost the token, not the room).
+    #[tokio::test]
+    async fn a_player_is_queued_before_anything_saved_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path()).unwrap();
+        let row = PlayerRow {
+            id: "p-1".into(),
+            token: "t-1".into(),
+            name: "Ada".into(),
+        };
+        let player = store.save_player(row);
+        store.save_room("r-1".into(), "{}".into()).await.unwrap();
+        let players = store
+            .read(|conn| conn.query_row("SELECT COUNT(*) FROM players", [], |r| r.get::<_, i64>(0)))
+            .await
+            .unwrap();
+        assert_eq!(players, 1);
+        player.await.unwrap();
     }
 
     #[test]
