@@ -122,7 +122,7 @@ enum Write {
     Game(Box<FinishedGame>),
     Account(AccountRow),
     /// A read (history, leaderboards). It runs on the writer's connection,
-    /// which holds the database exclusively, and answers through its own channel.
+    /// between writes, and answers through its own channel.
     Read(ReadJob),
 }
 
