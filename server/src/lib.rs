@@ -113,5 +113,8 @@ pub async fn run(
         }
     })
     .await;
+    // Everything saved above is committed, and the data directory is free
+    // for the next server (a restart in the same process, say).
+    shared.store.close().await;
     Ok(())
 }

@@ -124,6 +124,9 @@ enum Write {
     /// A read (history, leaderboards). It runs on the writer's connection,
     /// between writes, and answers through its own channel.
     Read(ReadJob),
+    /// Commit what was queued before, then stop the writer and release the
+    /// data directory; answered once it is released.
+    Close,
 }
 
 type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
@@ -281,13 +284,10 @@ impl Store {
     /// When the directory or database cannot be created or read.
     pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
         std::fs::create_dir_all(dir)?;
-        let path = dir.join("tabula.db");
-        let conn = open(&path)?;
-        let loaded = load(&conn)?;
-        let log = ActionLog::read(&conn)?;
         // A second server started on the same directory fails instead of
         // sharing it. (Not SQLite's exclusive locking mode: that would shut
-        // out the checkpointer's connection.)
+        // out the checkpointer's connection.) The lock goes when the writer
+        // stops ([`Store::close`]) or the process ends.
         let lock = std::fs::File::create(dir.join("tabula.lock"))?;
         if lock.try_lock().is_err() {
             return Err(StoreError::Io(std::io::Error::other(format!(
@@ -295,21 +295,38 @@ impl Store {
                 dir.display()
             ))));
         }
+        let path = dir.join("tabula.db");
+        let conn = open(&path)?;
+        let loaded = load(&conn)?;
+        let log = ActionLog::read(&conn)?;
         // The writer never checkpoints; the checkpointer thread does, beside it.
         conn.pragma_update(None, "wal_autocheckpoint", 0)?;
-        let checkpoints = open(&path)?;
+        let checkpoints = Connection::open(&path)?;
+        checkpoints.busy_timeout(std::time::Duration::from_secs(5))?;
         let (writer_alive, writer_gone) = std::sync::mpsc::channel::<()>();
-        thread::Builder::new()
+        let checkpointer = thread::Builder::new()
             .name("tabula-checkpoint".into())
             .spawn(move || checkpointer(checkpoints, writer_gone))?;
         let (tx, rx) = mpsc::unbounded_channel();
         thread::Builder::new()
             .name("tabula-store".into())
             .spawn(move || {
-                writer(conn, rx, log);
-                drop((lock, writer_alive));
+                let close = writer(conn, rx, log);
+                drop(writer_alive);
+                let _ = checkpointer.join();
+                drop(lock);
+                if let Some(done) = close {
+                    let _ = done.send(Ok(Vec::new()));
+                }
             })?;
         Ok((Store { tx }, loaded))
+    }
+
+    /// Commits everything queued so far, stops the writer and releases the
+    /// data directory (a server started next on it may open it at once).
+    /// Writes queued after this fail with [`StoreError::Closed`].
+    pub async fn close(&self) {
+        let _ = self.queue(Write::Close).await;
     }
 
     async fn write(&self, write: Write) -> Result<(), StoreError> {
@@ -678,7 +695,7 @@ fn apply(
                 return rate(conn, g, first, second);
             }
         }
-        Write::Read(_) => {}
+        Write::Read(_) | Write::Close => {}
         Write::Account(a) => {
             conn.prepare_cached(
                 "INSERT INTO accounts (player_id, name_key, name, hash, created_at)
@@ -981,9 +998,15 @@ impl ActionLog {
 }
 
 /// The writer thread: group commit of everything queued.
-fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: ActionLog) {
+fn writer(
+    conn: Connection,
+    mut rx: mpsc::UnboundedReceiver<Request>,
+    mut log: ActionLog,
+) -> Option<oneshot::Sender<Result<Vec<RatingChange>, String>>> {
+    let closes =
+        |batch: &[Request]| matches!(batch.last(), Some(r) if matches!(r.write, Write::Close));
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
-        while batch.len() < MAX_BATCH {
+        while batch.len() < MAX_BATCH && !closes(batch) {
             match rx.try_recv() {
                 Ok(request) => batch.push(request),
                 Err(_) => break,
@@ -1003,6 +1026,7 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             thread::sleep(linger);
             drain(&mut rx, &mut batch);
         }
+        let close = if closes(&batch) { batch.pop() } else { None };
         let started = std::time::Instant::now();
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
             // BEGIN and COMMIT as cached statements: parsing them again for
@@ -1074,7 +1098,11 @@ fn writer(conn: Connection, mut rx: mpsc::UnboundedReceiver<Request>, mut log: A
             tracing::error!(error = %e, "cleaning the action log failed");
             roll_back(&conn, &mut log);
         }
+        if let Some(close) = close {
+            return Some(close.done);
+        }
     }
+    None
 }
 
 /// Ends a failed transaction and forgets what the log noted during it
@@ -1137,25 +1165,29 @@ mod tests {
         }))
     }
 
-    #[test]
-    fn a_second_store_on_the_same_directory_is_refused_until_the_first_is_gone() {
+    #[tokio::test]
+    async fn a_second_store_on_the_same_directory_is_refused_until_the_first_is_closed() {
         let dir = tempfile::tempdir().expect("dir");
         let (first, _) = Store::open(dir.path()).expect("first");
+        first
+            .save_room("r-1".into(), "{}".into())
+            .await
+            .expect("saved");
         let refused = Store::open(dir.path()).err().expect("second refused");
         assert!(
             refused.to_string().contains("another Tabula server"),
             "{refused}"
         );
-        // The lock goes with the writer thread, which ends once its handles are dropped.
-        drop(first);
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        while Store::open(dir.path()).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "the lock was never released"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        // Closed: the next one opens at once, with what the first saved;
+        // the first refuses further writes.
+        first.close().await;
+        let (second, loaded) = Store::open(dir.path()).expect("opens after close");
+        assert_eq!(loaded.rooms.len(), 1);
+        assert!(matches!(
+            first.save_room("r-2".into(), "{}".into()).await,
+            Err(StoreError::Closed)
+        ));
+        second.close().await;
     }
 
     fn room(id: &str) -> Write {
