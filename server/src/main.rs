@@ -47,7 +47,18 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
+async fn main() -> std::process::ExitCode {
+    match serve().await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            // Said plainly: "another Tabula server is using ./tabula-data", say.
+            tracing::error!("{e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
@@ -66,7 +77,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         dice_seed: args.dice_seed,
         ..Config::default()
     };
-    let listener = TcpListener::bind(&args.bind).await?;
+    let listener = TcpListener::bind(&args.bind)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", args.bind))?;
     tabula_server::run(listener, config, shutdown_signal()).await?;
     Ok(())
 }
