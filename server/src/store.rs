@@ -329,17 +329,11 @@ impl Store {
         let _ = self.queue(Write::Close).await;
     }
 
-    async fn write(&self, write: Write) -> Result<(), StoreError> {
-        self.write_returning(write).await.map(|_| ())
-    }
-
-    async fn write_returning(&self, write: Write) -> Result<Vec<RatingChange>, StoreError> {
-        self.queue(write).await
-    }
-
-    /// Queues `write` now, when called, and returns its outcome when it has
-    /// been committed. Writes are committed in the order they are queued, so
-    /// anything queued later is durable only once this is.
+    /// Queues `write` now, when called (not when the future is first
+    /// polled), and returns its outcome once it has been committed. Writes
+    /// are committed in the order they are queued, so anything queued later
+    /// is durable only once this is: a player's save, queued before the
+    /// welcome goes out, is never behind the room that player creates next.
     fn queue(
         &self,
         write: Write,
@@ -358,40 +352,60 @@ impl Store {
         }
     }
 
-    /// Saves a player identity. Queued at once (not when the future is first
-    /// polled), so that whatever the player does next is saved after it.
+    /// [`Store::queue`] for a write that returns nothing.
+    fn write(&self, write: Write) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let done = self.queue(write);
+        async move { done.await.map(|_| ()) }
+    }
+
+    /// Saves a player identity.
     pub fn save_player(
         &self,
         row: PlayerRow,
     ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
-        let saved = self.queue(Write::Player(row));
-        async move { saved.await.map(|_| ()) }
+        self.write(Write::Player(row))
     }
 
     /// Saves a room's whole state.
-    pub async fn save_room(&self, id: String, state: String) -> Result<(), StoreError> {
-        self.write(Write::Room { id, state }).await
+    pub fn save_room(
+        &self,
+        id: String,
+        state: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Room { id, state })
     }
 
     /// Saves one action of a running room (cheaper than [`Store::save_room`]).
-    pub async fn append_action(&self, action: AppendedAction) -> Result<(), StoreError> {
-        self.write(Write::Action(Box::new(action))).await
+    pub fn append_action(
+        &self,
+        action: AppendedAction,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Action(Box::new(action)))
     }
 
     /// Forgets a closed room.
-    pub async fn delete_room(&self, id: String) -> Result<(), StoreError> {
-        self.write(Write::DeleteRoom { id }).await
+    pub fn delete_room(
+        &self,
+        id: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::DeleteRoom { id })
     }
 
     /// Keeps a finished game forever and, for a rated game, updates both
     /// ratings in the same transaction; returns how they moved.
-    pub async fn save_game(&self, game: FinishedGame) -> Result<Vec<RatingChange>, StoreError> {
-        self.write_returning(Write::Game(Box::new(game))).await
+    pub fn save_game(
+        &self,
+        game: FinishedGame,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        self.queue(Write::Game(Box::new(game)))
     }
 
     /// Saves a new account. Fails if the name or the player is already registered.
-    pub async fn save_account(&self, account: AccountRow) -> Result<(), StoreError> {
-        self.write(Write::Account(account)).await
+    pub fn save_account(
+        &self,
+        account: AccountRow,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Account(account))
     }
 
     /// Runs a read on the writer thread, between writes.
