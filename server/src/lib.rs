@@ -38,6 +38,10 @@ pub enum ServerError {
 use crate::registry::Shared;
 use crate::room::RoomCommand;
 
+/// How long a starting server waits for one still shutting down on the same
+/// data directory (saving its rooms, telling its clients) to let go of it.
+const LOCK_WAIT: Duration = Duration::from_secs(10);
+
 /// Serves Tabula on `listener` until `shutdown` completes, then stops
 /// accepting, saves every room, tells every client, and returns.
 ///
@@ -51,7 +55,12 @@ pub async fn run(
     shutdown: impl Future,
 ) -> Result<(), ServerError> {
     ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
-    let (store, loaded) = store::Store::open(&config.data_dir)?;
+    // Off the runtime: it may wait for a server still shutting down on the
+    // same directory (a restart) to let go of it.
+    let dir = config.data_dir.clone();
+    let (store, loaded) = tokio::task::spawn_blocking(move || store::Store::open(&dir, LOCK_WAIT))
+        .await
+        .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
     let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
     let mut restored = 0;
     for (id, state, appended) in &loaded.rooms {

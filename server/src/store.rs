@@ -280,20 +280,34 @@ impl Store {
     /// Opens (creating when needed) `tabula.db` in `dir`, reads what it holds,
     /// and starts the writer thread.
     ///
+    /// A server still shutting down on the directory gets up to `wait` to
+    /// finish and release it (a restart); blocks meanwhile.
+    ///
     /// # Errors
-    /// When the directory or database cannot be created or read.
-    pub fn open(dir: &Path) -> Result<(Store, Loaded), StoreError> {
+    /// When the directory or database cannot be created or read, or another
+    /// server still uses the directory after `wait`.
+    pub fn open(dir: &Path, wait: std::time::Duration) -> Result<(Store, Loaded), StoreError> {
         std::fs::create_dir_all(dir)?;
         // A second server started on the same directory fails instead of
         // sharing it. (Not SQLite's exclusive locking mode: that would shut
         // out the checkpointer's connection.) The lock goes when the writer
         // stops ([`Store::close`]) or the process ends.
         let lock = std::fs::File::create(dir.join("tabula.lock"))?;
-        if lock.try_lock().is_err() {
-            return Err(StoreError::Io(std::io::Error::other(format!(
-                "another Tabula server is using {}",
-                dir.display()
-            ))));
+        let deadline = std::time::Instant::now() + wait;
+        loop {
+            match lock.try_lock() {
+                Ok(()) => break,
+                Err(std::fs::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                    thread::sleep(std::time::Duration::from_millis(20));
+                }
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(StoreError::Io(std::io::Error::other(format!(
+                        "another Tabula server is using {}",
+                        dir.display()
+                    ))));
+                }
+                Err(std::fs::TryLockError::Error(e)) => return Err(StoreError::Io(e)),
+            }
         }
         let path = dir.join("tabula.db");
         let conn = open(&path)?;
@@ -1167,6 +1181,8 @@ pub fn read_saved_room(dir: &Path, room_id: &str) -> Result<Option<(String, i64)
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
 
     fn action(room: &str, index: u64) -> Write {
@@ -1180,23 +1196,36 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_second_store_on_the_same_directory_is_refused_until_the_first_is_closed() {
+    async fn a_second_store_on_the_same_directory_waits_until_the_first_is_closed() {
         let dir = tempfile::tempdir().expect("dir");
-        let (first, _) = Store::open(dir.path()).expect("first");
+        let (first, _) = Store::open(dir.path(), Duration::ZERO).expect("first");
         first
             .save_room("r-1".into(), "{}".into())
             .await
             .expect("saved");
-        let refused = Store::open(dir.path()).err().expect("second refused");
+        let refused = Store::open(dir.path(), Duration::from_millis(100))
+            .err()
+            .expect("second refused");
         assert!(
             refused.to_string().contains("another Tabula server"),
             "{refused}"
         );
-        // Closed: the next one opens at once, with what the first saved;
-        // the first refuses further writes.
-        first.close().await;
-        let (second, loaded) = Store::open(dir.path()).expect("opens after close");
+        // The first closes (a server shutting down) while the next one
+        // waits: it then opens, with what the first saved, and the first
+        // refuses further writes.
+        let closing = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            first.close().await;
+            first
+        });
+        let path = dir.path().to_path_buf();
+        let (second, loaded) =
+            tokio::task::spawn_blocking(move || Store::open(&path, Duration::from_secs(10)))
+                .await
+                .expect("joined")
+                .expect("opens once the first is closed");
         assert_eq!(loaded.rooms.len(), 1);
+        let first = closing.await.expect("closed");
         assert!(matches!(
             first.save_room("r-2".into(), "{}".into()).await,
             Err(StoreError::Closed)
@@ -1240,7 +1269,7 @@ mod tests {
     #[tokio::test]
     async fn a_player_is_queued_before_anything_saved_after_it() {
         let dir = tempfile::tempdir().unwrap();
-        let (store, _) = Store::open(dir.path()).unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
         let row = PlayerRow {
             id: "p-1".into(),
             token: "t-1".into(),
