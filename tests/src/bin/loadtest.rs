@@ -377,11 +377,22 @@ async fn open_game(target: &Target, k: usize) -> Option<Game> {
 
 #[derive(Default)]
 struct Stats {
-    opponent: Vec<f64>,
-    /// (seconds since the phase began, latency in ms) of each move.
-    when: Vec<(f64, f64)>,
-    moves: u64,
+    /// Each move done: (seconds since the phase began, move-to-opponent
+    /// latency in ms).
+    moves: Vec<(f64, f64)>,
     errors: u64,
+}
+
+impl Stats {
+    /// The move-to-opponent latencies, in ms.
+    fn opponent(&self) -> Vec<f64> {
+        self.moves.iter().map(|&(_, latency)| latency).collect()
+    }
+
+    /// Moves per second over `seconds`.
+    fn rate(&self, seconds: u64) -> f64 {
+        self.moves.len() as f64 / seconds as f64
+    }
 }
 
 /// The table's p50, p99 and max rows for one latency sample.
@@ -459,9 +470,7 @@ async fn play(
                 }
                 let mut s = stats.lock().expect("lock");
                 if ok {
-                    s.when.push((start.elapsed().as_secs_f64(), latency));
-                    s.opponent.push(latency);
-                    s.moves += 1;
+                    s.moves.push((start.elapsed().as_secs_f64(), latency));
                 } else {
                     s.errors += 1;
                 }
@@ -616,7 +625,7 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
         games.extend(opened.into_iter().flatten());
     }
     // First the games alone, then again with the spectators watching game 0.
-    let (mut alone, games) = play(
+    let (alone, games) = play(
         target,
         games,
         1.0,
@@ -624,17 +633,18 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
         Arc::new(Mutex::new(Vec::new())),
     )
     .await;
+    let mut alone_latency = alone.opponent();
     println!(
         "[{}] {} games at 1 move/s, no spectators: {:.0} moves/s, opponent p50 {:.2} ms p99 {:.2} ms max {:.2} ms, errors {}",
         target.name,
         games.len(),
-        alone.moves as f64 / args.seconds as f64,
-        pct(&mut alone.opponent, 0.5),
-        pct(&mut alone.opponent, 0.99),
-        pct(&mut alone.opponent, 1.0),
+        alone.rate(args.seconds),
+        pct(&mut alone_latency, 0.5),
+        pct(&mut alone_latency, 0.99),
+        pct(&mut alone_latency, 1.0),
         alone.errors,
     );
-    push_latency(out, "games alone: move-to-opponent", &mut alone.opponent);
+    push_latency(out, "games alone: move-to-opponent", &mut alone_latency);
     out.push(("games alone: errors".into(), alone.errors as f64));
     let sent: Arc<Mutex<Vec<Instant>>> = Arc::new(Mutex::new(Vec::new()));
     let watch_room = games.first().map(|g| g.room.clone()).unwrap_or_default();
@@ -675,21 +685,22 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
         }));
     }
     let before = rss_kib(pid);
-    let (mut stats, games) = play(target, games, 1.0, args.seconds, sent).await;
+    let (stats, games) = play(target, games, 1.0, args.seconds, sent).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     for w in &watchers {
         w.abort();
     }
     let mut spec = spectator_lat.lock().expect("lock").clone();
-    let rate = stats.moves as f64 / args.seconds as f64;
+    let rate = stats.rate(args.seconds);
+    let mut latency = stats.opponent();
     println!(
         "[{}] {} games at 1 move/s: {:.0} moves/s, opponent p50 {:.2} ms p99 {:.2} ms max {:.2} ms, errors {}; {} spectators: p50 {:.2} ms p99 {:.2} ms max {:.2} ms; RSS {} KiB",
         target.name,
         games.len(),
         rate,
-        pct(&mut stats.opponent, 0.5),
-        pct(&mut stats.opponent, 0.99),
-        pct(&mut stats.opponent, 1.0),
+        pct(&mut latency, 0.5),
+        pct(&mut latency, 0.99),
+        pct(&mut latency, 1.0),
         stats.errors,
         watchers.len(),
         pct(&mut spec, 0.5),
@@ -699,7 +710,7 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
     );
     out.push(("games held".into(), games.len() as f64));
     out.push(("moves/s at 1 move/s per game".into(), rate));
-    push_latency(out, "move-to-opponent", &mut stats.opponent);
+    push_latency(out, "move-to-opponent", &mut latency);
     out.push(("errors".into(), stats.errors as f64));
     out.push(("spectators".into(), watchers.len() as f64));
     push_latency(out, "move-to-spectator", &mut spec);
@@ -817,7 +828,7 @@ async fn peak_step(
     }
     let cpu_before = cpu_ms(pid);
     let tool_before = cpu_ms(std::process::id());
-    let (mut s, back) = play(
+    let (s, back) = play(
         target,
         peak,
         rate,
@@ -825,13 +836,13 @@ async fn peak_step(
         Arc::new(Mutex::new(Vec::new())),
     )
     .await;
-    let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / s.moves.max(1) as f64;
-    let tool_us_per_move =
-        (cpu_ms(std::process::id()) - tool_before) * 1000.0 / s.moves.max(1) as f64;
-    let mps = s.moves as f64 / args.peak_seconds as f64;
-    let p99 = pct(&mut s.opponent, 0.99);
+    let done = s.moves.len().max(1) as f64;
+    let cpu_us_per_move = (cpu_ms(pid) - cpu_before) * 1000.0 / done;
+    let tool_us_per_move = (cpu_ms(std::process::id()) - tool_before) * 1000.0 / done;
+    let mps = s.rate(args.peak_seconds);
+    let p99 = pct(&mut s.opponent(), 0.99);
     if args.timeline {
-        print_timeline(target.name, &s.when);
+        print_timeline(target.name, &s.moves);
     }
     // A step counts only when the server kept up with it: under a closed
     // loop (each game waits for its move's answer) an overloaded server
