@@ -14,6 +14,11 @@ use tokio::sync::oneshot;
 /// The default port of a Tabula server.
 pub const DEFAULT_PORT: u16 = 7878;
 
+/// How long "Play on this computer" waits for another server to let go of
+/// the data directory (the window waits with it) before saying why it
+/// cannot start.
+const LOCK_WAIT: Duration = Duration::from_secs(1);
+
 /// A server running inside this process; stops when dropped.
 pub struct EmbeddedServer {
     /// Where it listens.
@@ -46,6 +51,20 @@ impl EmbeddedServer {
                     }
                 };
                 runtime.block_on(async move {
+                    // The data first: a directory another server holds is
+                    // reported here, not as a connection that fails later.
+                    let config = tabula_server::Config {
+                        data_dir,
+                        lock_wait: LOCK_WAIT,
+                        ..tabula_server::Config::default()
+                    };
+                    let server = match tabula_server::Server::open(config).await {
+                        Ok(server) => server,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(e.to_string()));
+                            return;
+                        }
+                    };
                     let listener =
                         match tokio::net::TcpListener::bind(("0.0.0.0", DEFAULT_PORT)).await {
                             Ok(l) => l,
@@ -65,19 +84,16 @@ impl EmbeddedServer {
                         }
                     };
                     let _ = ready_tx.send(Ok(addr));
-                    let config = tabula_server::Config {
-                        data_dir,
-                        ..tabula_server::Config::default()
-                    };
-                    let _ = tabula_server::run(listener, config, async {
-                        let _ = stopped.await;
-                    })
-                    .await;
+                    server
+                        .serve(listener, async {
+                            let _ = stopped.await;
+                        })
+                        .await;
                 });
             })
             .map_err(|e| e.to_string())?;
         let addr = ready_rx
-            .recv_timeout(Duration::from_secs(10))
+            .recv_timeout(Duration::from_secs(15))
             .map_err(|_| "the server did not start".to_string())??;
         let lan_address = if addr.ip().is_unspecified() {
             lan_ip().map(|ip| format!("{ip}:{}", addr.port()))
@@ -139,4 +155,25 @@ pub fn data_dir() -> PathBuf {
     };
     base.map(|b| b.join("tabula").join("server"))
         .unwrap_or_else(|| PathBuf::from("./tabula-data"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_data_directory_in_use_is_reported_before_anyone_connects() {
+        let dir = tempfile::tempdir().expect("dir");
+        let first = EmbeddedServer::start(dir.path().to_path_buf()).expect("first starts");
+        assert!(server_answers(&first.local_address()));
+        let refused = EmbeddedServer::start(dir.path().to_path_buf())
+            .err()
+            .expect("a second server on the same data is refused");
+        assert!(
+            refused.contains("another Tabula server is using"),
+            "{refused}"
+        );
+        // The first one still serves.
+        assert!(server_answers(&first.local_address()));
+    }
 }

@@ -38,92 +38,117 @@ pub enum ServerError {
 use crate::registry::Shared;
 use crate::room::RoomCommand;
 
-/// How long a starting server waits for one still shutting down on the same
-/// data directory (saving its rooms, telling its clients) to let go of it.
-const LOCK_WAIT: Duration = Duration::from_secs(10);
+/// A server with its data loaded and its saved rooms running again, not yet
+/// listening: [`Server::open`], then [`Server::serve`]. ([`run`] does both.)
+/// Opening first lets the desktop client report a data directory it cannot
+/// use before it tells anyone where to connect.
+pub struct Server {
+    shared: Arc<Shared>,
+    restored: usize,
+}
+
+impl Server {
+    /// Checks the AI weights, opens the data directory and restores every
+    /// saved room.
+    ///
+    /// # Errors
+    /// When the data directory or database cannot be opened (or another
+    /// server still uses it after `config.lock_wait`), or the embedded AI
+    /// weights fail their check (the server never runs a weaker AI under
+    /// the Expert's name).
+    pub async fn open(config: Config) -> Result<Server, ServerError> {
+        ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
+        // Off the runtime: it may wait for a server still shutting down on
+        // the same directory (a restart) to let go of it.
+        let dir = config.data_dir.clone();
+        let wait = config.lock_wait;
+        let (store, loaded) = tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
+            .await
+            .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
+        let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
+        let mut restored = 0;
+        for (id, state, appended) in &loaded.rooms {
+            match room::restore(&shared, state, appended) {
+                Ok(_) => restored += 1,
+                Err(e) => tracing::error!(room = %id, error = %e, "could not restore a room"),
+            }
+        }
+        Ok(Server { shared, restored })
+    }
+
+    /// Serves on `listener` until `shutdown` completes, then stops
+    /// accepting, saves every room, tells every client, and returns.
+    pub async fn serve(self, listener: TcpListener, shutdown: impl Future) {
+        let Server { shared, restored } = self;
+        if let Ok(addr) = listener.local_addr() {
+            tracing::info!(%addr, restored, "tabula server listening");
+        }
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let limit = Arc::new(Semaphore::new(shared.config.max_connections));
+        tokio::pin!(shutdown);
+        loop {
+            tokio::select! {
+                accepted = listener.accept() => {
+                    let (stream, _) = match accepted {
+                        Ok(pair) => pair,
+                        Err(e) => {
+                            // Out of file descriptors and the like: wait a moment and go on.
+                            tracing::warn!(error = %e, "accept failed");
+                            tokio::time::sleep(Duration::from_millis(50)).await;
+                            continue;
+                        }
+                    };
+                    let Ok(permit) = limit.clone().try_acquire_owned() else {
+                        tracing::warn!("connection limit reached; refusing");
+                        drop(stream);
+                        continue;
+                    };
+                    let shared = shared.clone();
+                    let stop = stop_rx.clone();
+                    tokio::spawn(async move {
+                        connection::serve(shared, stream, stop).await;
+                        drop(permit);
+                    });
+                }
+                _ = &mut shutdown => break,
+            }
+        }
+        tracing::info!("shutting down: saving rooms and telling clients");
+        drop(listener);
+        let _ = stop_tx.send(true);
+        let mut waits = Vec::new();
+        for handle in shared.all_rooms() {
+            let (done, wait) = oneshot::channel();
+            if handle.send(RoomCommand::Shutdown { done }).await.is_ok() {
+                waits.push(wait);
+            }
+        }
+        for wait in waits {
+            let _ = tokio::time::timeout(Duration::from_secs(5), wait).await;
+        }
+        // Give connections a moment to send their goodbyes.
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            while limit.available_permits() < shared.config.max_connections {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+        // Everything saved above is committed, and the data directory is free
+        // for the next server (a restart in the same process, say).
+        shared.store.close().await;
+    }
+}
 
 /// Serves Tabula on `listener` until `shutdown` completes, then stops
 /// accepting, saves every room, tells every client, and returns.
 ///
 /// # Errors
-/// When the data directory or database cannot be opened, or the embedded AI
-/// weights fail their check (the server never runs a weaker AI under the
-/// Expert's name).
+/// As [`Server::open`].
 pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future,
 ) -> Result<(), ServerError> {
-    ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
-    // Off the runtime: it may wait for a server still shutting down on the
-    // same directory (a restart) to let go of it.
-    let dir = config.data_dir.clone();
-    let (store, loaded) = tokio::task::spawn_blocking(move || store::Store::open(&dir, LOCK_WAIT))
-        .await
-        .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
-    let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
-    let mut restored = 0;
-    for (id, state, appended) in &loaded.rooms {
-        match room::restore(&shared, state, appended) {
-            Ok(_) => restored += 1,
-            Err(e) => tracing::error!(room = %id, error = %e, "could not restore a room"),
-        }
-    }
-    if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, restored, "tabula server listening");
-    }
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let limit = Arc::new(Semaphore::new(shared.config.max_connections));
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => {
-                let (stream, _) = match accepted {
-                    Ok(pair) => pair,
-                    Err(e) => {
-                        // Out of file descriptors and the like: wait a moment and go on.
-                        tracing::warn!(error = %e, "accept failed");
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                        continue;
-                    }
-                };
-                let Ok(permit) = limit.clone().try_acquire_owned() else {
-                    tracing::warn!("connection limit reached; refusing");
-                    drop(stream);
-                    continue;
-                };
-                let shared = shared.clone();
-                let stop = stop_rx.clone();
-                tokio::spawn(async move {
-                    connection::serve(shared, stream, stop).await;
-                    drop(permit);
-                });
-            }
-            _ = &mut shutdown => break,
-        }
-    }
-    tracing::info!("shutting down: saving rooms and telling clients");
-    drop(listener);
-    let _ = stop_tx.send(true);
-    let mut waits = Vec::new();
-    for handle in shared.all_rooms() {
-        let (done, wait) = oneshot::channel();
-        if handle.send(RoomCommand::Shutdown { done }).await.is_ok() {
-            waits.push(wait);
-        }
-    }
-    for wait in waits {
-        let _ = tokio::time::timeout(Duration::from_secs(5), wait).await;
-    }
-    // Give connections a moment to send their goodbyes.
-    let _ = tokio::time::timeout(Duration::from_secs(2), async {
-        while limit.available_permits() < shared.config.max_connections {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    })
-    .await;
-    // Everything saved above is committed, and the data directory is free
-    // for the next server (a restart in the same process, say).
-    shared.store.close().await;
+    Server::open(config).await?.serve(listener, shutdown).await;
     Ok(())
 }
