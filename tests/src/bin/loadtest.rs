@@ -6,7 +6,9 @@
 //! ```
 //!
 //! Both servers run as child processes of this tool (`serve-tabula`,
-//! `serve-relay`), so their memory can be read from `/proc`. Scenarios:
+//! `serve-relay`), so their memory can be read from `/proc`; with
+//! `LOADTEST_WRAP` set, the Tabula one runs under that command (a
+//! profiler). Scenarios:
 //! - **idle**: N connections held (Tabula: after `hello`); server RSS per connection;
 //! - **games**: M games at one move per second each; move-to-opponent latency,
 //!   first with the games alone, then with the spectators below on game 0;
@@ -197,8 +199,19 @@ struct Target {
     _dir: Option<tempfile::TempDir>,
 }
 
+/// An environment variable: a command to run the Tabula server under.
+const WRAP: &str = "LOADTEST_WRAP";
+
 impl Drop for Target {
     fn drop(&mut self) {
+        if self.tabula && std::env::var_os(WRAP).is_some() {
+            // A profiler writes its report at exit, which SIGKILL skips.
+            let _ = Command::new("kill")
+                .arg("-TERM")
+                .arg(self.child.id().to_string())
+                .status();
+            std::thread::sleep(Duration::from_secs(5));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -207,7 +220,17 @@ impl Drop for Target {
 fn start(tabula: bool) -> Target {
     use std::io::BufRead;
     let exe = std::env::current_exe().expect("exe");
-    let mut cmd = Command::new(exe);
+    let mut cmd = match std::env::var(WRAP) {
+        // For profiling: `LOADTEST_WRAP="valgrind --tool=callgrind"` runs
+        // the Tabula server under that command.
+        Ok(wrap) if tabula => {
+            let mut words = wrap.split_whitespace();
+            let mut cmd = Command::new(words.next().expect("a wrapper command"));
+            cmd.args(words).arg(exe);
+            cmd
+        }
+        _ => Command::new(exe),
+    };
     let dir = tabula.then(|| tempfile::tempdir().expect("dir"));
     match &dir {
         Some(d) => cmd.arg("serve-tabula").arg("--data-dir").arg(d.path()),
