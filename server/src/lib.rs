@@ -1,7 +1,9 @@
 //! `tabula-server`: the WebSocket server that hosts Gomoku and Backgammon.
 //!
 //! - [`run`] serves a bound listener until `shutdown` resolves; `main.rs`
-//!   passes ctrl-c, tests and the desktop client pass what they like.
+//!   passes ctrl-c, tests pass what they like. The desktop client calls its
+//!   two halves, [`Server::open`] and [`Server::serve`], to report a data
+//!   directory it cannot use before it listens.
 //! - `connection` owns one socket each; `room` runs one actor per room;
 //!   `registry` finds rooms and players; `store` is the SQLite file.
 //! - [`ai`] holds the AI players, which rooms run on the blocking pool.
