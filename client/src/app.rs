@@ -612,6 +612,16 @@ impl TabulaApp {
         room.seat.map(side_of)
     }
 
+    /// The side whose view the Backgammon board shows: ours when seated, else
+    /// White, or Black when flipped.
+    fn bg_viewer(&self) -> Side {
+        match self.my_side() {
+            Some(side) => side,
+            None if self.flipped => Side::Black,
+            None => Side::White,
+        }
+    }
+
     fn queue_anim(&mut self, side: Side, start: Position, play: Play) {
         if Some(side) == self.my_side() {
             return;
@@ -1525,6 +1535,11 @@ impl TabulaApp {
                         side_name(s)
                     ))
                 ));
+                if let Some(GameRecord::Backgammon { actions, .. }) = &room.record
+                    && let Some(last) = crate::replay::last_play(actions, self.bg_viewer())
+                {
+                    ui.label(format!("Last move: {last}"));
+                }
                 if let (true, Some(me), false) = (player, room.seat.map(side_of), over) {
                     let anim = !self.anims.is_empty();
                     ui.horizontal(|ui| match *game.phase() {
@@ -1752,12 +1767,7 @@ impl TabulaApp {
                 }
             }
             Some(LiveGame::Backgammon(game)) => {
-                let me = self.my_side();
-                let viewer = match me {
-                    Some(s) => s,
-                    None if self.flipped => Side::Black,
-                    None => Side::White,
-                };
+                let viewer = self.bg_viewer();
                 let mut view = BgView {
                     viewer: Some(viewer),
                     cube: game.config().cube.then_some(game.cube()),
@@ -1804,7 +1814,7 @@ impl TabulaApp {
                         _ => None,
                     };
                     if let Some(turn) = &self.bg {
-                        let side = me.unwrap_or(Side::White);
+                        let side = self.my_side().unwrap_or(Side::White);
                         board = Board::from_position(&turn.builder.position(), side);
                         view.dice_left = Some(turn.builder.dice_left());
                         view.interactive = !turn.sent;

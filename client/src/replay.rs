@@ -115,11 +115,7 @@ impl Replay {
         match applied.last()? {
             BgAction::Roll { side, dice } => Some((*side, *dice)),
             BgAction::OpeningRoll { white, black } => Some((Side::White, [*white, *black])),
-            BgAction::Play { side, .. } => applied.iter().rev().find_map(|a| match a {
-                BgAction::Roll { dice, .. } => Some((*side, *dice)),
-                BgAction::OpeningRoll { white, black } => Some((*side, [*white, *black])),
-                _ => None,
-            }),
+            BgAction::Play { side, .. } => last_roll(applied).map(|dice| (*side, dice)),
             _ => None,
         }
     }
@@ -141,6 +137,43 @@ impl Replay {
 
 /// Replays a record into every intermediate position and its move list.
 /// Stops at the first action the rules refuse, with the reason.
+/// The dice of the last roll in `actions` (the opening roll's two dice
+/// included).
+fn last_roll(actions: &[BgAction]) -> Option<[u8; 2]> {
+    actions.iter().rev().find_map(|a| match a {
+        BgAction::Roll { dice, .. } => Some(*dice),
+        BgAction::OpeningRoll { white, black } => Some([*white, *black]),
+        _ => None,
+    })
+}
+
+/// The last play of the game in progress, as "White 3-1: 8/5 6/5", in the
+/// numbering of `viewer`, whose side of the board is drawn at the bottom with
+/// its points labelled: the opponent's play is renumbered to match the labels.
+/// None before the game's first play.
+pub fn last_play(actions: &[BgAction], viewer: Side) -> Option<String> {
+    let i = actions
+        .iter()
+        .rposition(|a| matches!(a, BgAction::Play { .. } | BgAction::NextGame))?;
+    let BgAction::Play { side, play } = &actions[i] else {
+        return None;
+    };
+    let [a, b] = last_roll(&actions[..i])?;
+    if play.moves.is_empty() {
+        return Some(format!("{} {a}-{b}: cannot move", side_name(*side)));
+    }
+    let mut shown = play.clone();
+    if *side != viewer {
+        // The bar (25) and off (0) keep their places.
+        let flip = |p: u8| if (1..=24).contains(&p) { 25 - p } else { p };
+        for hop in &mut shown.moves {
+            hop.from = flip(hop.from);
+            hop.to = flip(hop.to);
+        }
+    }
+    Some(format!("{} {a}-{b}: {shown}", side_name(*side)))
+}
+
 fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String>) {
     let mut lines = Vec::new();
     match record {
@@ -473,6 +506,50 @@ mod tests {
         assert_eq!(r.dice(), None);
         r.go_to(5);
         assert_eq!(r.dice(), Some((Side::Black, [6, 4])));
+    }
+
+    #[test]
+    fn the_last_play_with_its_roll_until_the_next_game_begins() {
+        let play = |side, text: &str| BgAction::Play {
+            side,
+            play: text.parse::<Play>().expect("play"),
+        };
+        let last = |actions: &[BgAction]| last_play(actions, Side::White);
+        let mut actions = vec![BgAction::OpeningRoll { white: 3, black: 1 }];
+        assert_eq!(last(&actions), None);
+        actions.push(play(Side::White, "8/5 6/5"));
+        assert_eq!(last(&actions).as_deref(), Some("White 3-1: 8/5 6/5"));
+        assert_eq!(
+            last_play(&actions, Side::Black).as_deref(),
+            Some("White 3-1: 19/20 17/20"),
+            "in Black's numbering, as Black's board is labelled"
+        );
+        actions.push(BgAction::Roll {
+            side: Side::Black,
+            dice: [6, 4],
+        });
+        assert_eq!(
+            last(&actions).as_deref(),
+            Some("White 3-1: 8/5 6/5"),
+            "still, while Black is to play"
+        );
+        actions.push(play(Side::Black, "bar/21 13/9"));
+        assert_eq!(last(&actions).as_deref(), Some("Black 6-4: bar/4 12/16"));
+        assert_eq!(
+            last_play(&actions, Side::Black).as_deref(),
+            Some("Black 6-4: bar/21 13/9")
+        );
+        actions.push(BgAction::Roll {
+            side: Side::White,
+            dice: [6, 6],
+        });
+        actions.push(BgAction::Play {
+            side: Side::White,
+            play: Play { moves: Vec::new() },
+        });
+        assert_eq!(last(&actions).as_deref(), Some("White 6-6: cannot move"));
+        actions.push(BgAction::NextGame);
+        assert_eq!(last(&actions), None, "a new game has no last play");
     }
 
     #[test]

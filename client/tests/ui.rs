@@ -328,6 +328,9 @@ fn backgammon_turn_by_clicks_with_undo() {
     };
     assert_eq!(*side, Side::White);
     assert_eq!(sent.to_string(), play.to_string());
+    // The panel says what was played last (ours, or the AI's answer by now).
+    h.step();
+    assert!(has_text(&h, "Last move: "), "no last move shown");
 }
 
 #[test]
