@@ -217,6 +217,8 @@ pub struct TabulaApp {
     export: Option<ExportForm>,
     embedded: Option<EmbeddedServer>,
     host_note: Option<String>,
+    /// A new resume token not yet written to disk (see `logic`).
+    identity_unsaved: bool,
     rooms: BTreeMap<String, RoomSummary>,
     room: Option<Room>,
     create_open: bool,
@@ -265,6 +267,7 @@ impl TabulaApp {
             export: None,
             embedded: None,
             host_note: None,
+            identity_unsaved: false,
             rooms: BTreeMap::new(),
             room: None,
             create_open: false,
@@ -440,7 +443,10 @@ impl TabulaApp {
                 // Signed in: the token now stands for the account.
                 self.account_password.clear();
                 let address = self.settings.address.trim().to_string();
-                self.settings.tokens.insert(address, token);
+                if self.settings.tokens.get(&address) != Some(&token) {
+                    self.settings.tokens.insert(address, token);
+                    self.identity_unsaved = true;
+                }
                 self.my_name = name;
                 if let Some(room) = &self.room {
                     let since = room.summary.is_some().then_some(room.seq);
@@ -2113,8 +2119,18 @@ fn status_text(room: &Room) -> String {
 }
 
 impl eframe::App for TabulaApp {
-    fn logic(&mut self, ctx: &egui::Context, _frame: &mut eframe::Frame) {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
         self.poll(ctx);
+        // A new identity is saved at once, not at eframe's next autosave
+        // (30 s) or exit: a client that crashes or is killed would otherwise
+        // come back as a stranger and lose its seats.
+        if self.identity_unsaved
+            && let Some(storage) = frame.storage_mut()
+        {
+            self.save(storage);
+            storage.flush();
+            self.identity_unsaved = false;
+        }
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
