@@ -262,39 +262,47 @@ impl Position {
     /// may span several dice, e.g. `24/13`; it touches only its end points).
     /// Checks the mechanics of each hop (a mover's checker on `from`, moving
     /// forward, `to` not blocked, bearing off only with all checkers home;
-    /// bear-offs are applied after all other hops) but
+    /// bear-offs are applied after all other hops, and together) but
     /// neither the dice nor the order of hops (e.g. entering from the bar
     /// first): compare the result with [`Position::legal_positions`] for
     /// that, as [`BgMatch::play`](super::BgMatch::play) does.
     pub fn apply(&self, play: &Play) -> Result<Position, BgError> {
         let mut p = *self;
+        let legal_hop = |p: &Position, m: &Move| {
+            (1..=25).contains(&m.from) && m.to < m.from && p.pips[usize::from(m.from)] > 0
+        };
         // Hops onto the board first (in the given order), then bear-offs, so
         // that e.g. `9/6*/off 9/6` works whatever order it is written in.
-        let on_board = play.moves.iter().filter(|m| m.to != 0);
-        let off = play.moves.iter().filter(|m| m.to == 0);
-        for m in on_board.chain(off) {
-            let from = m.from as usize;
-            let to = m.to as usize;
-            if !(1..=25).contains(&from) || to >= from || p.pips[from] <= 0 {
+        for m in play.moves.iter().filter(|m| m.to != 0) {
+            if !legal_hop(&p, m) {
                 return Err(BgError::IllegalPlay);
             }
-            p.pips[from] -= 1;
-            if to == 0 {
-                if !p.x_all_home() {
-                    return Err(BgError::IllegalPlay);
-                }
-                p.x_off += 1;
-            } else {
-                if p.pips[to] < -1 {
-                    return Err(BgError::IllegalPlay);
-                }
-                if p.pips[to] == -1 {
-                    p.pips[to] = 0;
-                    p.pips[OPP_BAR] -= 1;
-                }
-                p.pips[to] += 1;
+            let to = usize::from(m.to);
+            if p.pips[to] < -1 {
+                return Err(BgError::IllegalPlay);
             }
+            p.pips[usize::from(m.from)] -= 1;
+            if p.pips[to] == -1 {
+                p.pips[to] = 0;
+                p.pips[OPP_BAR] -= 1;
+            }
+            p.pips[to] += 1;
         }
+        // The bear-offs all at once: a hop off may come from outside home
+        // through a point inside it (`8/off(2)` with 4-4 is 8/4 8/4 4/off
+        // 4/off), so what must be home is every checker that stays.
+        let mut off = 0;
+        for m in play.moves.iter().filter(|m| m.to == 0) {
+            if !legal_hop(&p, m) {
+                return Err(BgError::IllegalPlay);
+            }
+            p.pips[usize::from(m.from)] -= 1;
+            off += 1;
+        }
+        if off > 0 && !p.x_all_home() {
+            return Err(BgError::IllegalPlay);
+        }
+        p.x_off += off;
         Ok(p)
     }
 }
@@ -323,6 +331,29 @@ mod tests {
         assert_eq!(s.legal_positions(Dice { a: 1, b: 1 }).len(), 42);
         assert_eq!(s.legal_positions(Dice { a: 5, b: 5 }).len(), 4);
         assert_eq!(s.legal_positions(Dice { a: 6, b: 5 }).len(), 7);
+    }
+
+    #[test]
+    fn two_checkers_borne_off_from_outside_home_with_a_double() {
+        // Found by the brute-force property test: 4-4 plays 8/4 8/4 4/off
+        // 4/off, written `8/off(2)`; the second checker on 8 is still
+        // outside when the first one's hop off is applied.
+        let p = bg_pos!(x 1:3, 2:4, 3:3, 4:3, 8:2; o 6:1, 22:3, 23:4, 24:7);
+        let dice = Dice { a: 4, b: 4 };
+        let (play, result) = p
+            .legal_plays(dice)
+            .into_iter()
+            .find(|(play, _)| play.to_string() == "8/off(2)")
+            .expect("8/off(2) is legal");
+        let parsed: Play = "8/off(2)".parse().expect("parses");
+        assert_eq!(p.apply(&parsed), Ok(result));
+        assert_eq!(p.apply(&play), Ok(result));
+        // Still refused: bearing off while a checker stays outside home.
+        let p = bg_pos!(x 1:3, 2:4, 3:3, 4:3, 8:1, 9:1; o 6:1, 22:3, 23:4, 24:7);
+        assert_eq!(
+            p.apply(&"8/off".parse().expect("parses")),
+            Err(BgError::IllegalPlay)
+        );
     }
 
     #[test]
