@@ -135,8 +135,6 @@ impl Replay {
     }
 }
 
-/// Replays a record into every intermediate position and its move list.
-/// Stops at the first action the rules refuse, with the reason.
 /// The dice of the last roll in `actions` (the opening roll's two dice
 /// included).
 fn last_roll(actions: &[BgAction]) -> Option<[u8; 2]> {
@@ -174,6 +172,8 @@ pub fn last_play(actions: &[BgAction], viewer: Side) -> Option<String> {
     Some(format!("{} {a}-{b}: {shown}", side_name(*side)))
 }
 
+/// Replays a record into every intermediate position and its move list.
+/// Stops at the first action the rules refuse, with the reason.
 fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String>) {
     let mut lines = Vec::new();
     match record {

@@ -871,9 +871,9 @@ fn checkpointer(conn: Connection, writer_gone: std::sync::mpsc::Receiver<()>) {
 /// SQLite starts the log over only at a write that finds every frame of it
 /// copied. Under steady writes that never happens: each passive checkpoint
 /// copies the frames there were when it began, and the writer adds more
-/// meanwhile (loadtest's peak ramp grew it to 170 MB). A restart
-/// checkpoint holds the writer back while it copies the frames left, which
-/// are few right after the passive one.
+/// meanwhile (one 8 s loadtest step at 20 moves/s per game grew it to
+/// 173 MB). A restart checkpoint holds the writer back while it copies the
+/// frames left, which are few right after the passive one.
 fn checkpoint(conn: &Connection, limit: i64) -> rusqlite::Result<(i64, bool)> {
     let log: i64 = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))?;
     if log <= limit {
