@@ -639,19 +639,19 @@ impl Room {
 
     /// Numbers an event, logs it, and sends it to every member.
     fn emit(&mut self, event: RoomEvent) {
-        self.emit_answering(event, None);
-    }
-
-    /// [`Room::emit`], where the `reply` connection's copy carries its
-    /// request's id: the event is the answer to that request.
-    fn emit_answering(&mut self, event: RoomEvent, reply: Option<Reply>) {
-        self.seq += 1;
         let frame = ServerFrame::push(ServerMessage::Event {
             room_id: self.id.clone(),
-            seq: self.seq,
+            seq: self.seq + 1,
             event,
         });
-        let text: Utf8Bytes = frame.encode().into();
+        self.send_numbered(frame.encode().into(), None);
+    }
+
+    /// Logs and sends the encoded event numbered `seq + 1`; the `reply`
+    /// connection's copy carries its request's id: the event is the answer
+    /// to that request.
+    fn send_numbered(&mut self, text: Utf8Bytes, reply: Option<Reply>) {
+        self.seq += 1;
         self.log.push_back((self.seq, text.clone()));
         if self.log.len() > EVENT_LOG {
             self.log.pop_front();
@@ -1098,24 +1098,24 @@ impl Room {
             clock.start(next);
         }
         let clock = self.clock.as_ref().map(Clock::view);
-        // Saved (as one small row) before it is broadcast.
+        // Saved (as one small row) before it is broadcast. The event is put
+        // together from the same JSON, not serialised a second time.
+        let seq = self.seq + 1;
+        let action = serde_json::to_string(&entry).unwrap_or_default();
+        let clock_json = serde_json::to_string(&clock).unwrap_or_default();
+        let event =
+            ServerFrame::action_event(&self.id, seq, &action, clock.map(|_| clock_json.as_str()));
         let appended = AppendedAction {
             room_id: self.id.clone(),
             index: (self.record.len() - 1) as u64,
-            action: serde_json::to_string(&entry).unwrap_or_default(),
-            seq: self.seq + 1,
-            clock: serde_json::to_string(&clock).unwrap_or_default(),
+            action,
+            seq,
+            clock: clock_json,
         };
         if let Err(e) = self.shared.store.append_action(appended).await {
             tracing::error!(room = %self.id, error = %e, "saving an action failed");
         }
-        self.emit_answering(
-            RoomEvent::Action {
-                action: entry,
-                clock,
-            },
-            reply,
-        );
+        self.send_numbered(event.into(), reply);
         Ok(())
     }
 

@@ -148,10 +148,27 @@ fn moves_decode_exactly_as_the_general_frame_does() {
         r#"{"type":"act","room_id":"r","action":{"kind":"double"},"extra":[1,{"a":2}]}"#,
         r#"{"type":"act","room_id":"r","action":{"kind":"play","play":"24/18 13/11"}}"#,
         r#"{"type":"act","room_id":"r","action":{"kind":"choose","choice":"place_two"}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"take","note":"extra"}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"drop"}}"#,
     ];
     for text in frames {
         let general = serde_json::from_str::<ClientFrame>(text).expect(text);
         assert_eq!(ClientFrame::decode(text).expect(text), general, "{text}");
+    }
+    // Frames the fast path leaves to the general decoder (a stray or a
+    // missing field, a null, an unknown kind) still decode, or fail, as
+    // the general frame does.
+    let odd = [
+        r#"{"type":"act","room_id":"r","action":{"kind":"roll","point":{"x":1,"y":2}}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"place","point":{"x":1,"y":2},"play":"8/5"}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"place"}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"place","point":null}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"fly","point":{"x":1,"y":2}}}"#,
+        r#"{"type":"act","room_id":"r","action":{"kind":"play","play":"not a play"}}"#,
+    ];
+    for text in odd {
+        let general = serde_json::from_str::<ClientFrame>(text).ok();
+        assert_eq!(ClientFrame::decode(text).ok(), general, "{text}");
     }
     // Another type that happens to carry the same fields is not a move.
     let chat = r#"{"type":"chat","room_id":"r","action":{"kind":"roll"},"text":"hi"}"#;
@@ -163,4 +180,58 @@ fn moves_decode_exactly_as_the_general_frame_does() {
         ClientFrame::decode(chat).map(|f| f.message),
         Ok(ClientMessage::Act { .. })
     ));
+}
+
+#[test]
+fn an_action_event_put_together_is_the_event_as_encoded() {
+    use tabula_shared::backgammon::Side;
+    use tabula_shared::gomoku::{GomokuAction, Point, Seat};
+    use tabula_shared::protocol::{ActionRecord, BgAction, ClockState, RoomEvent, ServerMessage};
+
+    let actions = [
+        ActionRecord::Gomoku(GomokuAction::Place {
+            seat: Seat::Second,
+            point: Point { x: 7, y: 14 },
+        }),
+        ActionRecord::Backgammon(BgAction::Play {
+            side: Side::Black,
+            play: "bar/22* 13/11".parse().expect("play"),
+        }),
+        ActionRecord::Backgammon(BgAction::Roll {
+            side: Side::White,
+            dice: [6, 1],
+        }),
+    ];
+    let clocks = [
+        None,
+        Some(ClockState {
+            remaining_ms: [299_000, 300_500],
+            running: Some(Seat::First),
+        }),
+    ];
+    for room_id in ["r-1f3a", "a \"quoted\"\nroom"] {
+        for action in &actions {
+            for clock in clocks {
+                let frame = ServerFrame::push(ServerMessage::Event {
+                    room_id: room_id.into(),
+                    seq: 4_294_967_301,
+                    event: RoomEvent::Action {
+                        action: action.clone(),
+                        clock,
+                    },
+                });
+                let action_json = serde_json::to_string(action).expect("action");
+                let clock_json = clock.map(|c| serde_json::to_string(&c).expect("clock"));
+                assert_eq!(
+                    ServerFrame::action_event(
+                        room_id,
+                        4_294_967_301,
+                        &action_json,
+                        clock_json.as_deref()
+                    ),
+                    frame.encode()
+                );
+            }
+        }
+    }
 }
