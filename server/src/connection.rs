@@ -2,7 +2,8 @@
 //!
 //! It reads frames, answers bad input with typed errors, rate-limits, and
 //! forwards requests to the right room. It never touches game state. Rooms
-//! and the lobby reach it through its outbound channel.
+//! write to the client through its [`Outlet`], straight into the socket;
+//! the task writes only what the socket could not take at once.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,26 +21,13 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
+use crate::outlet::{Drained, Outlet, WsStream};
+
 use crate::accounts;
 use crate::registry::{Account, Failures, Identity, Shared};
 use crate::room::{self, Caller, RoomCommand};
 use crate::store::PlayerRow;
 use crate::store::{AccountRow, StoreError};
-
-/// What rooms send a connection.
-#[derive(Debug, Clone)]
-pub enum Outbound {
-    /// A pre-encoded text frame.
-    Text(Utf8Bytes),
-    /// Close the connection with this code and reason.
-    Close(CloseCode, String),
-}
-
-/// How many outbound frames may wait for a slow client before rooms give up on it.
-pub const OUTBOUND_QUEUE: usize = 256;
-
-/// At most this many more queued frames go out in the same write.
-const OUTBOUND_BATCH: usize = 64;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
 struct RateLimit {
@@ -85,8 +73,9 @@ pub fn ws_config() -> WebSocketConfig {
         // up to this much before every read, and a larger frame just takes
         // more reads.
         .read_buffer_size(1024)
-        // Frames queued together leave in one write (see the outbound arm).
-        .write_buffer_size(16 * 1024)
+        // Tungstenite's own frames (pings, the close) go out at once,
+        // through the connection's outlet, in their place among the rest.
+        .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(Some(max))
         .max_frame_size(Some(max))
@@ -96,7 +85,8 @@ pub fn ws_config() -> WebSocketConfig {
 struct Handler {
     shared: Arc<Shared>,
     id: u64,
-    tx: mpsc::Sender<Outbound>,
+    /// This connection's write side, shared with the rooms it is in.
+    tx: Outlet,
     identity: Option<Arc<Identity>>,
     /// The rooms this connection joined, with their handles (looked up once).
     rooms: HashMap<RoomId, mpsc::Sender<RoomCommand>>,
@@ -114,25 +104,27 @@ enum Next {
 /// Serves one accepted TCP stream until it closes or the server shuts down.
 pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
+    let (read, outlet) = Outlet::new(stream);
+    let stream = WsStream::new(read, outlet.clone());
     let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())).await {
         Ok(ws) => ws,
         Err(e) => {
             tracing::debug!(error = %e, "handshake failed");
+            outlet.shut();
             return;
         }
     };
-    let (tx, mut rx) = mpsc::channel(OUTBOUND_QUEUE);
     let mut handler = Handler {
         id: shared.next_conn_id(),
         limit: RateLimit::new(shared.config.rate_burst, shared.config.rate_per_sec),
         shared,
-        tx,
+        tx: outlet,
         identity: None,
         rooms: HashMap::new(),
         lobby: None,
         sign_in_failures: Failures::new(),
     };
-    let mut ws: WebSocketStream<TcpStream> = ws;
+    let mut ws: WebSocketStream<WsStream> = ws;
     let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
     ping.tick().await;
     let mut last_heard = Instant::now();
@@ -144,32 +136,12 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
 
     loop {
         let next = tokio::select! {
-            // In this order, not at random: the outbound queue first (it
-            // bounds memory), then the socket; the rest are rare.
+            // In this order, not at random: what waits to be written first
+            // (it bounds memory), then the socket; the rest are rare.
             biased;
-            out = rx.recv() => match out {
-                Some(Outbound::Text(text)) => {
-                    // Take whatever else is already queued (a move's reply and
-                    // its event, a burst of events) and write it all at once.
-                    let mut next = Next::Continue;
-                    let mut failed = ws.feed(Message::Text(text)).await.is_err();
-                    for _ in 0..OUTBOUND_BATCH {
-                        match rx.try_recv() {
-                            Ok(Outbound::Text(text)) => failed |= ws.feed(Message::Text(text)).await.is_err(),
-                            Ok(Outbound::Close(code, reason)) => {
-                                next = Next::Close(code, reason);
-                                break;
-                            }
-                            Err(_) => break,
-                        }
-                    }
-                    if failed || ws.flush().await.is_err() {
-                        break;
-                    }
-                    next
-                }
-                Some(Outbound::Close(code, reason)) => Next::Close(code, reason),
-                None => break,
+            drained = std::future::poll_fn(|cx| handler.tx.poll_drain(cx)) => match drained {
+                Drained::Close(code, reason) => Next::Close(code, reason),
+                Drained::Failed => break,
             },
             frame = ws.next() => {
                 last_heard = Instant::now();
@@ -191,7 +163,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
             update = recv_lobby(&mut handler.lobby) => {
                 match update {
                     Ok(text) => {
-                        if ws.send(Message::Text(text)).await.is_err() {
+                        if handler.tx.send_text(&text).is_err() {
                             break;
                         }
                     }
@@ -216,30 +188,28 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
             }
             _ = &mut going_down => {
                 let bye = ServerFrame::push(ServerMessage::Shutdown { message: "server shutting down".into() });
-                let _ = ws.send(Message::Text(bye.encode().into())).await;
+                let _ = handler.tx.send_text(&bye.encode());
                 Next::Close(CloseCode::Away, "server shutting down".into())
             }
         };
         if let Next::Close(code, reason) = next {
-            // Flush anything queued (the error that explains the close) first.
-            while let Ok(Outbound::Text(text)) = rx.try_recv() {
-                let _ = ws.feed(Message::Text(text)).await;
-            }
+            // After everything already queued (the error that explains it).
             let frame = CloseFrame {
                 code,
                 reason: reason.into(),
             };
-            let _ = ws.send(Message::Close(Some(frame))).await;
+            let wait = Duration::from_secs(2);
+            let _ = tokio::time::timeout(wait, ws.send(Message::Close(Some(frame)))).await;
             // Read until the peer answers the close, so that nothing it still
             // sends makes the kernel reset the socket and lose our last frames.
-            let _ = tokio::time::timeout(Duration::from_secs(2), async {
-                while let Some(Ok(_)) = ws.next().await {}
-            })
-            .await;
+            let _ =
+                tokio::time::timeout(wait, async { while let Some(Ok(_)) = ws.next().await {} })
+                    .await;
             break;
         }
     }
     handler.disconnected();
+    handler.tx.shut();
 }
 
 async fn recv_lobby(
@@ -258,7 +228,7 @@ impl Handler {
             request_id,
             message,
         };
-        let _ = self.tx.try_send(Outbound::Text(frame.encode().into()));
+        let _ = self.tx.send_text(&frame.encode());
     }
 
     async fn on_text(&mut self, text: &str) -> Next {
@@ -479,7 +449,7 @@ impl Handler {
                 request_id,
                 message,
             };
-            let _ = tx.send(Outbound::Text(frame.encode().into())).await;
+            let _ = tx.send_text(&frame.encode());
         });
     }
 

@@ -12,6 +12,7 @@ mod accounts;
 pub mod ai;
 mod config;
 mod connection;
+mod outlet;
 mod registry;
 mod room;
 mod store;

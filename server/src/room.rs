@@ -26,7 +26,7 @@ use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use crate::ai;
-use crate::connection::Outbound;
+use crate::outlet::{Outlet, SendError};
 use crate::registry::{Identity, Shared};
 use crate::store::{AppendedAction, FinishedGame};
 
@@ -37,8 +37,8 @@ pub type ConnId = u64;
 pub struct Caller {
     /// The connection.
     pub conn: ConnId,
-    /// Its outbound queue.
-    pub tx: mpsc::Sender<Outbound>,
+    /// Its write side.
+    pub tx: Outlet,
     /// The player behind it.
     pub identity: Arc<Identity>,
     /// Echoed in the reply.
@@ -51,9 +51,9 @@ type Reply = (ConnId, u64);
 
 /// A pushed frame's text as the answer to request `id`: the same frame with
 /// `request_id` first, exactly as [`ServerFrame::encode`] writes it.
-fn with_request_id(pushed: &str, id: u64) -> Utf8Bytes {
+fn with_request_id(pushed: &str, id: u64) -> String {
     let body = pushed.strip_prefix('{').unwrap_or(pushed);
-    format!("{{\"request_id\":{id},{body}").into()
+    format!("{{\"request_id\":{id},{body}")
 }
 
 /// What a room can be asked.
@@ -93,7 +93,7 @@ const CHAT_MAX: usize = 500;
 
 /// A member of the room: a connection that plays or watches.
 struct Member {
-    tx: mpsc::Sender<Outbound>,
+    tx: Outlet,
     player_id: String,
     seat: Option<Seat>,
 }
@@ -616,17 +616,12 @@ impl Room {
 
     // ----- output -----
 
-    fn send_to(
-        &self,
-        tx: &mpsc::Sender<Outbound>,
-        request_id: Option<u64>,
-        message: ServerMessage,
-    ) {
+    fn send_to(&self, tx: &Outlet, request_id: Option<u64>, message: ServerMessage) {
         let frame = ServerFrame {
             request_id,
             message,
         };
-        let _ = tx.try_send(Outbound::Text(frame.encode().into()));
+        let _ = tx.send_text(&frame.encode());
     }
 
     fn answer(&self, caller: &Caller, message: ServerMessage) {
@@ -656,24 +651,36 @@ impl Room {
         if self.log.len() > EVENT_LOG {
             self.log.pop_front();
         }
+        // Players first: with many spectators, the opponent is not kept
+        // waiting behind them.
         let mut slow = Vec::new();
-        for (conn, member) in &self.members {
-            let text = match reply {
-                Some((to, request_id)) if to == *conn => with_request_id(&text, request_id),
-                _ => text.clone(),
-            };
-            if member.tx.try_send(Outbound::Text(text)).is_err() {
-                slow.push(*conn);
+        for seated in [true, false] {
+            for (conn, member) in &self.members {
+                if member.seat.is_some() != seated {
+                    continue;
+                }
+                let sent = match reply {
+                    Some((to, request_id)) if to == *conn => {
+                        member.tx.send_text(&with_request_id(&text, request_id))
+                    }
+                    _ => member.tx.send_text(&text),
+                };
+                if let Err(e) = sent {
+                    slow.push((*conn, e));
+                }
             }
         }
-        for conn in slow {
-            // A member that cannot keep up is dropped; it resumes with `since`.
-            if let Some(member) = self.members.remove(&conn) {
-                let _ = member.tx.try_send(Outbound::Close(
+        for (conn, error) in slow {
+            // A member that cannot keep up is dropped; it resumes with
+            // `since`. Either way it is gone from the room now, as on a
+            // disconnect (its connection's notice finds nothing to do).
+            if let (SendError::Full, Some(member)) = (error, self.members.get(&conn)) {
+                member.tx.close(
                     tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode::Again,
-                    "too slow to keep up; reconnect".into(),
-                ));
+                    "too slow to keep up; reconnect",
+                );
             }
+            self.member_gone(conn, false);
         }
     }
 
@@ -880,7 +887,7 @@ impl Room {
         match resumable {
             Some(n) => {
                 for (_, text) in self.log.iter().filter(|(s, _)| *s > n) {
-                    let _ = caller.tx.try_send(Outbound::Text(text.clone()));
+                    let _ = caller.tx.send_text(text);
                 }
             }
             None => {
@@ -1517,7 +1524,7 @@ impl Room {
             clock.running = None;
         }
         self.seq_save_and_emit(RoomEvent::RematchStarted).await;
-        let members: Vec<(mpsc::Sender<Outbound>, bool)> = self
+        let members: Vec<(Outlet, bool)> = self
             .members
             .values()
             .map(|m| (m.tx.clone(), m.seat.is_some()))
