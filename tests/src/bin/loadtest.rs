@@ -55,8 +55,10 @@ struct Args {
     /// Seconds per measured phase.
     #[arg(long, default_value_t = 15)]
     seconds: u64,
-    /// Games used for the peak-rate ramp.
-    #[arg(long, default_value_t = 1_000)]
+    /// Games used for the peak-rate ramp. (With 1,000, a fast machine's
+    /// relay passed the ramp's last step, 96 moves/s per game: the ramp's
+    /// end, not the relay, set its figure.)
+    #[arg(long, default_value_t = 2_000)]
     peak_games: usize,
     /// Only measure this target: tabula or relay.
     #[arg(long)]
