@@ -27,6 +27,10 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 /// (a spectator on a bad link; it resumes with `since` when it reconnects).
 pub const PENDING_LIMIT: usize = 1024 * 1024;
 
+/// Frames up to this many bytes (a move's event is about 150) are copied
+/// into one buffer and written with one `send`.
+const SMALL_FRAME: usize = 1024;
+
 /// A connection's write side; cheap to clone.
 #[derive(Clone)]
 pub struct Outlet(Arc<Mutex<State>>);
@@ -63,8 +67,21 @@ impl State {
         let total: usize = parts.iter().map(|p| p.len()).sum();
         let mut done = 0;
         if self.backlog() == 0 {
-            let slices: Vec<IoSlice> = parts.iter().map(|p| IoSlice::new(p)).collect();
-            match io.try_write_vectored(&slices) {
+            let tried = if total <= SMALL_FRAME {
+                // One plain `send` of one buffer: `writev` costs more in the
+                // kernel (perf: 4% of the server's CPU in `vfs_writev` alone).
+                let mut buf = [0u8; SMALL_FRAME];
+                let mut at = 0;
+                for part in parts {
+                    buf[at..at + part.len()].copy_from_slice(part);
+                    at += part.len();
+                }
+                io.try_write(&buf[..total])
+            } else {
+                let slices: Vec<IoSlice> = parts.iter().map(|p| IoSlice::new(p)).collect();
+                io.try_write_vectored(&slices)
+            };
+            match tried {
                 Ok(n) => done = n,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {}
                 Err(_) => {
