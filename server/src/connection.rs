@@ -21,9 +21,8 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
-use crate::outlet::{Drained, Outlet, WsStream};
-
 use crate::accounts;
+use crate::outlet::{Drained, Outlet, WsStream};
 use crate::registry::{Account, Failures, Identity, Shared};
 use crate::room::{self, Caller, RoomCommand};
 use crate::store::PlayerRow;
