@@ -31,6 +31,9 @@ pub const PENDING_LIMIT: usize = 1024 * 1024;
 /// into one buffer and written with one `send`.
 const SMALL_FRAME: usize = 1024;
 
+/// A drained backlog's buffer is kept up to this size, for the next one.
+const KEEP_CAPACITY: usize = 64 * 1024;
+
 /// A connection's write side; cheap to clone.
 #[derive(Clone)]
 pub struct Outlet(Arc<Mutex<State>>);
@@ -215,8 +218,13 @@ impl State {
                 Poll::Pending => return Poll::Pending,
             }
         }
-        self.pending.clear();
         self.written = 0;
+        if self.pending.capacity() > KEEP_CAPACITY {
+            // A client that fell behind does not keep its backlog's memory.
+            self.pending = Vec::new();
+        } else {
+            self.pending.clear();
+        }
         Poll::Ready(Ok(()))
     }
 }
@@ -346,6 +354,11 @@ mod tests {
         let mut received = vec![0u8; sent * (4 + 60_000)];
         client.read_exact(&mut received).await.expect("read");
         drain.await.expect("drain");
+        assert_eq!(
+            outlet.lock().pending.capacity(),
+            0,
+            "the backlog's memory is given back"
+        );
         for chunk in received.chunks(4 + 60_000) {
             assert_eq!(&chunk[..4], &[0x81, 126, 0xEA, 0x60]);
             assert!(chunk[4..].iter().all(|&b| b == b'x'));
