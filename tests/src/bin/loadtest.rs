@@ -15,8 +15,9 @@
 //! - **fan-out**: one room with S spectators; move-to-spectator latency;
 //! - **peak**: games at rising move rates; the highest rate with p99 under 50 ms
 //!   that the server kept up with (at least 95% of the offered moves done).
-//!   A failed step is played once more before the ramp ends; the figure
-//!   where the first failure would have ended it is printed too. The two
+//!   A failed step is played once more, then the rate halfway back to the
+//!   last step passed, before the ramp ends; the figure where the first
+//!   failure would have ended it is printed too. The two
 //!   servers' ramps run interleaved, Tabula's at half the relay's rates.
 
 use std::net::SocketAddr;
@@ -747,6 +748,8 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
 /// step is played once more before the ramp ends: on this shared machine a
 /// one-off stall (both processes' CPU per move jumping by a third at once)
 /// otherwise decides where either server's ramp ends. Both figures are kept.
+/// Then the rate halfway back to the last step passed is played (twice at
+/// most), to halve the ramp's resolution where it ended.
 ///
 /// When both servers are measured, their ramps run interleaved, one step of
 /// each in turn, and Tabula's rates are half the relay's (the target ratio):
@@ -760,6 +763,11 @@ struct Ramp<'a> {
     best: f64,
     first_failure: Option<f64>,
     cpu_at_8: Option<f64>,
+    /// Once the ramp has failed a step twice: the rate halfway between it
+    /// and the last step passed, played (and retried) before the ramp ends.
+    /// Steps near saturation are 4-6% apart; this halves that, so that two
+    /// servers which held the same paired step can still come apart.
+    refine: Option<f64>,
     done: bool,
 }
 
@@ -774,6 +782,7 @@ impl<'a> Ramp<'a> {
             best: 0.0,
             first_failure: None,
             cpu_at_8: None,
+            refine: None,
             done: args.rates.is_empty(),
         }
     }
@@ -783,22 +792,36 @@ impl<'a> Ramp<'a> {
         if self.done {
             return;
         }
-        let rate = self.rates[self.step];
+        let rate = self.refine.unwrap_or(self.rates[self.step]);
+        // Each try gets fresh games (room names from the step and attempt).
+        let tag = self.step + usize::from(self.refine.is_some()) * self.rates.len();
         let (mps, cpu_us_per_move, passed) =
-            peak_step(self.target, args, self.step, self.attempt, rate).await;
+            peak_step(self.target, args, tag, self.attempt, rate).await;
         if rate == 8.0 && self.attempt == 0 {
             // 8 moves/s per game: busy, but below every saturation seen so far.
             self.cpu_at_8 = Some(cpu_us_per_move);
         }
         if passed {
             self.best = self.best.max(mps);
-            self.step += 1;
             self.attempt = 0;
-            self.done = self.step == self.rates.len();
+            if self.refine.is_some() {
+                self.done = true;
+            } else {
+                self.step += 1;
+                self.done = self.step == self.rates.len();
+            }
         } else {
             self.first_failure.get_or_insert(self.best);
             self.attempt += 1;
-            self.done = self.attempt == 2;
+            if self.attempt == 2 {
+                self.attempt = 0;
+                match (self.refine, self.step.checked_sub(1)) {
+                    (None, Some(last_passed)) => {
+                        self.refine = Some((self.rates[last_passed] + rate) / 2.0);
+                    }
+                    _ => self.done = true,
+                }
+            }
         }
     }
 
@@ -813,7 +836,7 @@ impl<'a> Ramp<'a> {
                 self.first_failure.unwrap_or(self.best),
             ),
             (
-                "peak moves/s with p99 < 50 ms (>= 95% of offered; a failed step tried twice)"
+                "peak moves/s with p99 < 50 ms (>= 95% of offered; a failed step tried twice, then the halfway rate)"
                     .into(),
                 self.best,
             ),
