@@ -19,6 +19,8 @@
 //!   last step passed, before the ramp ends; the figure where the first
 //!   failure would have ended it is printed too. The two
 //!   servers' ramps run interleaved, Tabula's at half the relay's rates.
+//!   (`--paced`, a diagnostic: Tabula's at the relay's rates on half the
+//!   games instead.)
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -87,6 +89,14 @@ struct Args {
     /// Seconds per peak step.
     #[arg(long, default_value_t = 4)]
     peak_seconds: u64,
+    /// A diagnostic, not the target's figure: with both servers measured,
+    /// Tabula's ramp plays half the games at the relay's per-game rates
+    /// (instead of as many games at half the rates), so that each
+    /// connection sees the same gaps between frames as the relay's. Below
+    /// TCP's 40 ms delayed-ACK timer a connection's ACKs ride on its next
+    /// frame; above it each frame read costs a separate ACK packet.
+    #[arg(long)]
+    paced: bool,
 }
 
 #[derive(Subcommand)]
@@ -757,6 +767,7 @@ async fn measure_games(target: &Target, args: &Args, out: &mut Vec<(String, f64)
 /// the servers under the same machine conditions.
 struct Ramp<'a> {
     target: &'a Target,
+    games: usize,
     rates: Vec<f64>,
     step: usize,
     attempt: usize,
@@ -773,9 +784,15 @@ struct Ramp<'a> {
 
 impl<'a> Ramp<'a> {
     fn new(target: &'a Target, args: &Args, paired: bool) -> Ramp<'a> {
-        let scale = if paired && target.tabula { 0.5 } else { 1.0 };
+        let halve = paired && target.tabula;
+        let (scale, games) = match (halve, args.paced) {
+            (true, false) => (0.5, args.peak_games),
+            (true, true) => (1.0, args.peak_games / 2),
+            (false, _) => (1.0, args.peak_games),
+        };
         Ramp {
             target,
+            games,
             rates: args.rates.iter().map(|r| r * scale).collect(),
             step: 0,
             attempt: 0,
@@ -796,7 +813,7 @@ impl<'a> Ramp<'a> {
         // Each try gets fresh games (room names from the step and attempt).
         let tag = self.step + usize::from(self.refine.is_some()) * self.rates.len();
         let (mps, cpu_us_per_move, passed) =
-            peak_step(self.target, args, tag, self.attempt, rate).await;
+            peak_step(self.target, args, self.games, tag, self.attempt, rate).await;
         if rate == 8.0 && self.attempt == 0 {
             // 8 moves/s per game: busy, but below every saturation seen so far.
             self.cpu_at_8 = Some(cpu_us_per_move);
@@ -862,13 +879,14 @@ fn print_timeline(name: &str, when: &[(f64, f64)]) {
 async fn peak_step(
     target: &Target,
     args: &Args,
+    games: usize,
     step: usize,
     attempt: usize,
     rate: f64,
 ) -> (f64, f64, bool) {
     let pid = target.child.id();
     let mut peak = Vec::new();
-    for chunk in (0..args.peak_games).collect::<Vec<_>>().chunks(200) {
+    for chunk in (0..games).collect::<Vec<_>>().chunks(200) {
         let first = 100_000 * (2 * step + attempt + 1);
         let opened =
             futures_util::future::join_all(chunk.iter().map(|k| open_game(target, first + *k)))
