@@ -301,10 +301,23 @@ fn cpu_ms(pid: u32) -> f64 {
 
 async fn connect(addr: SocketAddr) -> Option<Ws> {
     let config = WebSocketConfig::default().read_buffer_size(4096);
-    tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), Some(config), false)
+    match tokio_tungstenite::connect_async_with_config(format!("ws://{addr}/"), Some(config), false)
         .await
-        .ok()
-        .map(|(ws, _)| ws)
+    {
+        Ok((ws, _)) => Some(ws),
+        Err(e) => {
+            say_why("connect", &e.to_string());
+            None
+        }
+    }
+}
+
+/// Prints why a connection could not be opened: the first few times only.
+fn say_why(what: &str, why: &str) {
+    static SAID: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    if SAID.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < 5 {
+        eprintln!("{what} failed: {why}");
+    }
 }
 
 async fn send(ws: &mut Ws, v: Value) -> bool {
@@ -364,7 +377,10 @@ async fn open(target: &Target, room: &str) -> Option<Ws> {
             json!({"type": "hello", "protocol": 1, "name": "load"}),
         )
         .await;
-        until(&mut ws, |v| v["type"] == "welcome").await?;
+        if until(&mut ws, |v| v["type"] == "welcome").await.is_none() {
+            say_why("hello", "no welcome within 10 s");
+            return None;
+        }
     } else {
         ws.send(Message::Text(room.to_string().into())).await.ok()?;
     }
