@@ -87,13 +87,18 @@ impl TestServer {
     /// Ada (black, first seat) and Bob (white) in a fresh PvP Gomoku room
     /// whose game has started: (ada, bob, room id).
     pub async fn pvp_gomoku(&self) -> (Client, Client, String) {
-        let mut ada = self.client("Ada").await;
-        let mut bob = self.client("Bob").await;
-        let (room, _) = ada
+        self.pvp_gomoku_between("Ada", "Bob").await
+    }
+
+    /// [`TestServer::pvp_gomoku`] between two other names.
+    pub async fn pvp_gomoku_between(&self, black: &str, white: &str) -> (Client, Client, String) {
+        let mut first = self.client(black).await;
+        let mut second = self.client(white).await;
+        let (room, _) = first
             .create(gomoku_options(json!({"kind": "human"}), "black"))
             .await;
-        bob.join(&room, "player").await;
-        (ada, bob, room)
+        second.join(&room, "player").await;
+        (first, second, room)
     }
 
     /// A connected client that has said hello.

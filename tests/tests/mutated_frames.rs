@@ -7,9 +7,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
-use tabula_tests::{
-    TestServer, backgammon_options, gomoku_options, point, replay_snapshot, test_config,
-};
+use tabula_tests::{TestServer, backgammon_options, point, replay_snapshot, test_config};
 
 /// How many frames each client sends, and how many between two pings.
 const FRAMES: usize = 1200;
@@ -96,12 +94,7 @@ async fn mutated_requests_get_typed_errors_and_nothing_breaks() {
     assert_eq!(bob.request(json!({"type": "ping"})).await["type"], "pong");
     // The server carries on: a fresh game plays a move to the opponent.
     // (Not Ada and Bob again: a mutated `register` may have taken "Ada".)
-    let mut cy = server.client("Cy").await;
-    let mut di = server.client("Di").await;
-    let (fresh, _) = cy
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    di.join(&fresh, "player").await;
+    let (mut cy, mut di, fresh) = server.pvp_gomoku_between("Cy", "Di").await;
     cy.event("game_started").await;
     cy.act(&fresh, json!({"kind": "place", "point": point(7, 7)}))
         .await;
