@@ -188,9 +188,9 @@ impl Mutator {
         }
     }
 
-    /// Goes down a random path and changes what it finds there.
-    /// Below the top: replacing the whole frame is the top-level change's
-    /// job, now and then.
+    /// Goes down a random path and changes what it finds there, never the
+    /// whole frame: that is left to the rarer top-level [`Mutator::change`]
+    /// in [`Mutator::frame`].
     fn mutate(&mut self, v: &mut Value, depth: usize) {
         let len = match v {
             Value::Object(m) => m.len(),

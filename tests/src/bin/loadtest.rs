@@ -800,8 +800,9 @@ struct Ramp<'a> {
 
 impl<'a> Ramp<'a> {
     fn new(target: &'a Target, args: &Args, paired: bool) -> Ramp<'a> {
-        let halve = paired && target.tabula;
-        let (scale, games) = match (halve, args.paced) {
+        // Paired with the relay, Tabula plays half the relay's moves: at
+        // half the rates, or (`--paced`) on half the games.
+        let (scale, games) = match (paired && target.tabula, args.paced) {
             (true, false) => (0.5, args.peak_games),
             (true, true) => (1.0, args.peak_games / 2),
             (false, _) => (1.0, args.peak_games),
