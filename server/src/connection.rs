@@ -146,10 +146,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                 last_heard = Instant::now();
                 match frame {
                     Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
-                    Some(Ok(Message::Binary(_))) => {
-                        handler.reply(None, ServerMessage::error(ErrorCode::BadJson, "binary frames are not accepted; send JSON text"));
-                        Next::Continue
-                    }
+                    Some(Ok(Message::Binary(_))) => handler.on_binary(),
                     Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
                     Some(Ok(Message::Close(_))) | None => break,
                     Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
@@ -230,21 +227,45 @@ impl Handler {
         let _ = self.tx.send_text(&frame.encode());
     }
 
+    /// Counts a frame against the flood limit. None when it may be handled;
+    /// otherwise it was answered with `rate_limited` (with the id that
+    /// `request_id` finds, so a client can match it), or the connection
+    /// has flooded for too long and closes.
+    fn throttle(&mut self, request_id: impl FnOnce() -> Option<u64>) -> Option<Next> {
+        if self.limit.allow() {
+            return None;
+        }
+        if self.limit.strikes > self.shared.config.rate_strikes {
+            return Some(Next::Close(CloseCode::Policy, "too many requests".into()));
+        }
+        self.reply(
+            request_id(),
+            ServerMessage::error(ErrorCode::RateLimited, "too many requests; slow down"),
+        );
+        Some(Next::Continue)
+    }
+
+    fn on_binary(&mut self) -> Next {
+        if let Some(next) = self.throttle(|| None) {
+            return next;
+        }
+        self.reply(
+            None,
+            ServerMessage::error(
+                ErrorCode::BadJson,
+                "binary frames are not accepted; send JSON text",
+            ),
+        );
+        Next::Continue
+    }
+
     async fn on_text(&mut self, text: &str) -> Next {
-        if !self.limit.allow() {
-            if self.limit.strikes > self.shared.config.rate_strikes {
-                return Next::Close(CloseCode::Policy, "too many requests".into());
-            }
-            // Answer with the request's id when it has one, so a client can match it.
-            let request_id = match ClientFrame::decode(text) {
-                Ok(frame) => frame.request_id,
-                Err(e) => e.request_id,
-            };
-            self.reply(
-                request_id,
-                ServerMessage::error(ErrorCode::RateLimited, "too many requests; slow down"),
-            );
-            return Next::Continue;
+        let request_id = || match ClientFrame::decode(text) {
+            Ok(frame) => frame.request_id,
+            Err(e) => e.request_id,
+        };
+        if let Some(next) = self.throttle(request_id) {
+            return next;
         }
         let frame = match ClientFrame::decode(text) {
             Ok(frame) => frame,

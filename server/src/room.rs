@@ -90,6 +90,10 @@ const EVENT_LOG: usize = 512;
 const CHAT_LINES: usize = 50;
 /// Longest chat line, in characters.
 const CHAT_MAX: usize = 500;
+/// How far a restored room's event numbers jump past the saved one: more than
+/// the unsaved events (rate-limited chat and presence) a room could number
+/// between two saves.
+const RESTORED_SEQ_GAP: u64 = 1 << 32;
 
 /// A member of the room: a connection that plays or watches.
 struct Member {
@@ -392,6 +396,12 @@ pub fn restore(
             clock.running = state.running;
         }
     }
+    // Events that are not saved (chat, presence, spectator counts) may have
+    // used the numbers after the saved one before the server went down.
+    // Numbering on from well past them, a restored room never hands out a
+    // number twice: a client resuming with `since` gets a snapshot, and no
+    // new event is taken for one it has already seen.
+    saved.seq += RESTORED_SEQ_GAP;
     let live = saved.record.replay().map_err(|e| e.to_string())?;
     let rng = room_rng(shared, &format!("{}:{}", saved.id, saved.record.len()));
     let id = saved.id.clone();
@@ -815,6 +825,22 @@ impl Room {
 
     async fn join(&mut self, caller: Caller, role: Role, since: Option<u64>, by_code: bool) {
         let player_id = caller.identity.id.clone();
+        let seated_here = self
+            .members
+            .get(&caller.conn)
+            .is_some_and(|m| m.seat.is_some());
+        if role == Role::Spectator && seated_here {
+            // Otherwise the seat would lose its connection without being
+            // marked away: it would look present for ever.
+            self.refuse_caller(
+                &caller,
+                refuse(
+                    ErrorCode::Forbidden,
+                    "you have a seat in this room; leave it first to watch",
+                ),
+            );
+            return;
+        }
         let mut seat = None;
         if role == Role::Player {
             let free = [Seat::First, Seat::Second]
@@ -977,6 +1003,8 @@ impl Room {
             return;
         }
         self.away_since[idx(seat)] = Some(Instant::now());
+        // A rematch needs both players there: an offer goes with its maker.
+        self.clear_offers(|o| o.kind == OfferKind::Rematch && o.by == seat);
         if self.status() == RoomStatus::Playing {
             let grace_ms = self.shared.config.grace.as_millis() as u64;
             self.emit(RoomEvent::PlayerDisconnected { seat, grace_ms });
@@ -1031,6 +1059,11 @@ impl Room {
         self.require_running()?;
         if self.to_act() != Some(seat) {
             return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
+        }
+        // The move may have been queued behind the clock's deadline.
+        if self.out_of_time().is_some() {
+            self.on_deadline().await;
+            return Err(refuse(ErrorCode::IllegalMove, "your time ran out"));
         }
         let side = side_of(seat);
         let entry = match (&self.live, action) {
@@ -1123,6 +1156,9 @@ impl Room {
             tracing::error!(room = %self.id, error = %e, "saving an action failed");
         }
         self.send_numbered(event.into(), reply);
+        // Whatever the AI was thinking about is out of date now (a human's
+        // resignation may even have started the match's next game).
+        self.forget_ai_thought();
         Ok(())
     }
 
@@ -1262,7 +1298,7 @@ impl Room {
             clock.stop(false);
         }
         self.result = Some(result.clone());
-        self.ai_generation += 1;
+        self.forget_ai_thought();
         self.offers.clear();
         let players = serde_json::to_string(&self.seat_infos()).unwrap_or_default();
         let humans = self
@@ -1427,8 +1463,7 @@ impl Room {
             .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
         self.record = record;
         self.live = live;
-        self.ai_generation += 1;
-        self.ai_thinking = false;
+        self.forget_ai_thought();
         self.offers.clear();
         let count = (before - cut) as u32;
         self.seq_save_and_emit(RoomEvent::TookBack { count }).await;
@@ -1598,8 +1633,17 @@ impl Room {
         });
     }
 
+    /// Makes any AI move still being thought about arrive as out of date,
+    /// and lets [`Room::maybe_ask_ai`] ask again.
+    fn forget_ai_thought(&mut self) {
+        self.ai_generation += 1;
+        self.ai_thinking = false;
+    }
+
     async fn on_ai_move(&mut self, action: Option<PlayerAction>) {
-        let Some(seat) = self.to_act() else { return };
+        let Some(seat) = self.to_act().filter(|&s| self.ai_seat(s).is_some()) else {
+            return;
+        };
         let Some(action) = action else {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
@@ -1624,6 +1668,11 @@ impl Room {
         if let Some(t) = self.empty_since {
             consider(t + self.idle_ttl());
         }
+        if !self.game_started {
+            for t in self.away_since.iter().flatten() {
+                consider(*t + self.shared.config.grace);
+            }
+        }
         deadline
     }
 
@@ -1638,12 +1687,16 @@ impl Room {
         }
     }
 
+    /// The seat whose clock has run out in a game still running.
+    fn out_of_time(&self) -> Option<Seat> {
+        let (seat, t) = self.clock.as_ref().and_then(Clock::deadline)?;
+        (self.result.is_none() && t <= Instant::now()).then_some(seat)
+    }
+
     /// Handles a deadline; true when the room should close.
     async fn on_deadline(&mut self) -> bool {
-        if self.result.is_none()
-            && let Some((seat, t)) = self.clock.as_ref().and_then(Clock::deadline)
-            && t <= Instant::now()
-        {
+        self.free_abandoned_seats();
+        if let Some(seat) = self.out_of_time() {
             self.finish(GameResult {
                 winner: Some(seat.other()),
                 reason: EndReason::Timeout,
@@ -1655,6 +1708,26 @@ impl Room {
             return false;
         }
         self.should_close()
+    }
+
+    /// Before the game starts, a seat whose player has been away for the
+    /// whole grace period is freed, so that whoever waits in the room can
+    /// get a new opponent (after a game has started, the opponent may claim
+    /// the win instead).
+    fn free_abandoned_seats(&mut self) {
+        if self.game_started {
+            return;
+        }
+        for seat in [Seat::First, Seat::Second] {
+            let gone =
+                self.away_since[idx(seat)].is_some_and(|t| t.elapsed() >= self.shared.config.grace);
+            if gone {
+                self.away_since[idx(seat)] = None;
+                self.seats[idx(seat)] = None;
+                self.emit(RoomEvent::SeatLeft { seat });
+                self.publish();
+            }
+        }
     }
 
     fn should_close(&self) -> bool {

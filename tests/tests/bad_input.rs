@@ -211,6 +211,26 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
         limited > 0,
         "the flood got rate_limited errors before the close"
     );
+    // Binary frames count too.
+    let mut binary = server.client("Binary").await;
+    for _ in 0..200 {
+        if binary
+            .send_raw(Message::Binary(vec![0u8; 8].into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    let mut limited = 0;
+    loop {
+        match binary.next().await {
+            Some(m) if m["code"] == "rate_limited" => limited += 1,
+            Some(_) => {}
+            None => break,
+        }
+    }
+    assert!(limited > 0, "the binary flood was limited, then closed");
     // Others are untouched.
     assert_eq!(ada.request(json!({"type": "ping"})).await["type"], "pong");
     server.stop().await;

@@ -255,3 +255,78 @@ async fn takeback_against_the_ai_is_granted_at_once() {
     assert_eq!(snap["snapshot"]["record"]["actions"], json!([]));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_seated_player_cannot_hold_the_seat_by_watching() {
+    let server = TestServer::start().await;
+    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
+    ada.event("game_started").await;
+    let watch = bob
+        .request(json!({"type": "join_room", "room_id": room, "role": "spectator"}))
+        .await;
+    assert_eq!(watch["code"], "forbidden", "{watch}");
+    // Still seated: the drop counts, and the grace period runs.
+    bob.close().await;
+    let dropped = ada.event("player_disconnected").await;
+    assert_eq!(dropped["event"]["seat"], "second");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_rematch_offer_goes_with_the_player_who_made_it() {
+    let server = TestServer::start().await;
+    let (mut ada, mut bob, room) = server.pvp_gomoku().await;
+    ada.event("game_started").await;
+    let resigned = ada
+        .request(json!({"type": "resign", "room_id": room}))
+        .await;
+    assert_eq!(resigned["type"], "ok", "{resigned}");
+    bob.event("game_over").await;
+    let offered = bob
+        .request(json!({"type": "rematch", "room_id": room}))
+        .await;
+    assert_eq!(offered["type"], "ok", "{offered}");
+    ada.event("offer_made").await;
+    bob.close().await;
+    let withdrawn = ada.event("offer_declined").await;
+    assert_eq!(
+        withdrawn["event"]["offer"]["kind"], "rematch",
+        "{withdrawn}"
+    );
+    assert_eq!(withdrawn["event"]["offer"]["by"], "second", "{withdrawn}");
+    // Ada's answer is an offer of her own, not a game against an empty seat.
+    let asked = ada
+        .request(json!({"type": "rematch", "room_id": room}))
+        .await;
+    assert_eq!(asked["type"], "ok", "{asked}");
+    let mine = ada.event("offer_made").await;
+    assert_eq!(mine["event"]["offer"]["by"], "first", "{mine}");
+    assert_eq!(ada.request(json!({"type": "ping"})).await["type"], "pong");
+    assert!(
+        !ada.seen
+            .iter()
+            .any(|m| m["event"]["kind"] == "rematch_started"),
+        "a rematch started without Bob"
+    );
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_seat_held_before_the_game_starts_is_freed_after_the_grace_period() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    // Ada drops (not a `leave`): her seat is held for the grace period.
+    ada.close().await;
+    let mut bob = server.client("Bob").await;
+    assert_eq!(bob.join(&room, "player").await["seat"], "second");
+    let freed = bob.event("seat_left").await;
+    assert_eq!(freed["event"]["seat"], "first", "{freed}");
+    // Bob gets a new opponent, and the game starts.
+    let mut cat = server.client("Cat").await;
+    assert_eq!(cat.join(&room, "player").await["seat"], "first");
+    bob.event("game_started").await;
+    server.stop().await;
+}

@@ -103,3 +103,43 @@ async fn backgammon_against_the_ai_to_the_end() {
     assert!(result["winner"] == "first" || result["winner"] == "second");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_rematch_after_resigning_while_the_ai_thinks_gets_its_moves() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(gomoku_options(
+            json!({"kind": "ai", "level": "expert"}),
+            "black",
+        ))
+        .await;
+    // Far-apart stones: no threat for the AI to answer.
+    for (x, y) in [(0u8, 0u8), (14, 0)] {
+        let reply = ada
+            .act(&room, json!({"kind": "place", "point": {"x": x, "y": y}}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+        ada.action_where(|a| a["seat"] == "second").await;
+    }
+    // A move and a resignation sent together: the room asks the AI for its
+    // answer to the move, then takes the resignation while the AI thinks.
+    ada.send(json!({"type": "act", "room_id": room, "action": {"kind": "place", "point": {"x": 0, "y": 14}}}))
+        .await;
+    ada.send(json!({"type": "resign", "room_id": room})).await;
+    let over = ada.event("game_over").await;
+    assert_eq!(over["event"]["result"]["reason"], "resigned", "{over}");
+    // The AI always takes a rematch; colours swap, so the AI opens.
+    let again = ada
+        .request(json!({"type": "rematch", "room_id": room}))
+        .await;
+    assert_eq!(again["type"], "ok", "{again}");
+    let started = ada.event("rematch_started").await["seq"].as_u64();
+    let opening = ada
+        .expect(|m| {
+            m["type"] == "event" && m["event"]["kind"] == "action" && m["seq"].as_u64() > started
+        })
+        .await;
+    assert_eq!(opening["event"]["action"]["seat"], "first", "{opening}");
+    server.stop().await;
+}
