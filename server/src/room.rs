@@ -1306,6 +1306,10 @@ impl Room {
             .clone()
             .map(|p| p.filter(|p| p.ai.is_none()).map(|p| p.id));
         let game_id = format!("g-{}", uuid::Uuid::new_v4().simple());
+        // The room is saved with the game, numbered as its game-over event.
+        self.seq += 1;
+        let room_state = serde_json::to_string(&self.saved()).ok();
+        self.seq -= 1;
         let game = FinishedGame {
             id: game_id.clone(),
             room_id: self.id.clone(),
@@ -1322,6 +1326,7 @@ impl Room {
             rated: self.options.rated && humans.iter().all(Option::is_some),
             humans,
             winner: result.winner,
+            room_state,
         };
         let ratings = match self.shared.store.save_game(game).await {
             Ok(ratings) => ratings,
@@ -1330,12 +1335,11 @@ impl Room {
                 Vec::new()
             }
         };
-        self.seq_save_and_emit(RoomEvent::GameOver {
+        self.emit(RoomEvent::GameOver {
             result,
             game_id: Some(game_id),
             ratings,
-        })
-        .await;
+        });
     }
 
     async fn resign(&mut self, seat: Seat, kind: Option<ResignKind>) -> Result<(), Refusal> {
@@ -1376,13 +1380,13 @@ impl Room {
         if self.offers.contains(&offer) {
             return Err(refuse(ErrorCode::IllegalMove, "you already offered a draw"));
         }
-        self.emit(RoomEvent::OfferMade { offer });
         if self.ai_seat(seat.other()).is_some() {
             // The AI plays on.
+            self.emit(RoomEvent::OfferMade { offer });
             self.emit(RoomEvent::OfferDeclined { offer });
         } else {
             self.offers.push(offer);
-            self.save().await;
+            self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
         }
         Ok(())
     }
@@ -1442,8 +1446,7 @@ impl Room {
                 return Err(refuse(ErrorCode::IllegalMove, "you already asked"));
             }
             self.offers.push(offer);
-            self.save().await;
-            self.emit(RoomEvent::OfferMade { offer });
+            self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
             Ok(())
         }
     }
@@ -1489,8 +1492,8 @@ impl Room {
         };
         let offer = self.offers.remove(pos);
         if !accept {
-            self.emit(RoomEvent::OfferDeclined { offer });
-            self.save().await;
+            self.seq_save_and_emit(RoomEvent::OfferDeclined { offer })
+                .await;
             return Ok(());
         }
         match kind {

@@ -106,6 +106,10 @@ pub struct FinishedGame {
     pub rated: bool,
     /// The winner, for the rating update (`None` = draw).
     pub winner: Option<Seat>,
+    /// The room's own state at the game's end, saved in the same
+    /// transaction: a restart never finds the game stored but the room
+    /// still running it (which would end it, and store it, again).
+    pub room_state: Option<String>,
 }
 
 enum Write {
@@ -681,6 +685,24 @@ fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// Saves a room's whole state.
+fn save_room(
+    conn: &Connection,
+    log: &mut ActionLog,
+    id: &str,
+    state: &str,
+) -> rusqlite::Result<()> {
+    // The full state holds every action so far: the log rows before this
+    // point are no longer this room's.
+    conn.prepare_cached(
+        "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET state = excluded.state,
+            updated_at = excluded.updated_at, log_from = excluded.log_from",
+    )?
+    .execute(params![id, state, now_ms(), log.saved(id)])?;
+    Ok(())
+}
+
 fn apply(
     conn: &Connection,
     log: &mut ActionLog,
@@ -694,16 +716,7 @@ fn apply(
             )?
             .execute(params![p.id, p.token, p.name])?;
         }
-        Write::Room { id, state } => {
-            // The full state holds every action so far: the log rows before
-            // this point are no longer this room's.
-            conn.prepare_cached(
-                "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(id) DO UPDATE SET state = excluded.state,
-                    updated_at = excluded.updated_at, log_from = excluded.log_from",
-            )?
-            .execute(params![id, state, now_ms(), log.saved(id)])?;
-        }
+        Write::Room { id, state } => save_room(conn, log, id, state)?,
         Write::Action(a) => log.append(&mut *conn.prepare_cached(APPEND)?, a)?,
         Write::DeleteRoom { id } => {
             // Its log rows become garbage, deleted with the front of the log.
@@ -735,11 +748,14 @@ fn apply(
                 )?
                 .execute(params![g.id, id, g.ended_at])?;
             }
-            if g.rated
-                && let [Some(first), Some(second)] = &g.humans
-            {
-                return rate(conn, g, first, second);
+            let changes = match &g.humans {
+                [Some(first), Some(second)] if g.rated => rate(conn, g, first, second)?,
+                _ => Vec::new(),
+            };
+            if let Some(state) = &g.room_state {
+                save_room(conn, log, &g.room_id, state)?;
             }
+            return Ok(changes);
         }
         Write::Read(_) | Write::Close => {}
         Write::Account(a) => {
@@ -1380,6 +1396,36 @@ mod tests {
         assert_eq!(indices(&loaded, "a"), vec![1]);
         assert_eq!(indices(&loaded, "b"), vec![0, 1]);
         assert_eq!(ActionLog::read(&conn).unwrap().live, log.live);
+    }
+
+    #[test]
+    fn a_finished_game_is_saved_with_its_room_in_one_write() {
+        let (_dir, conn, mut log) = fresh();
+        write_all(&conn, &mut log, &[room("a"), action("a", 0)]);
+        let game = FinishedGame {
+            id: "g-1".into(),
+            room_id: "a".into(),
+            kind: "gomoku".into(),
+            options: "{}".into(),
+            players: "[]".into(),
+            record: "{}".into(),
+            result: "{}".into(),
+            started_at: 1,
+            ended_at: 2,
+            humans: [None, None],
+            rated: false,
+            winner: None,
+            room_state: Some("a, over".into()),
+        };
+        write_all(&conn, &mut log, &[Write::Game(Box::new(game))]);
+        let loaded = load(&conn).unwrap();
+        let (_, state, rows) = loaded.rooms.iter().find(|(r, _, _)| r == "a").unwrap();
+        assert_eq!(state, "a, over");
+        assert!(rows.is_empty(), "the room's state holds its actions");
+        let games: i64 = conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(games, 1);
     }
 
     #[test]
