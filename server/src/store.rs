@@ -125,9 +125,6 @@ enum Write {
     },
     Game(Box<FinishedGame>),
     Account(AccountRow),
-    /// A read (history, leaderboards). It runs on the writer's connection,
-    /// between writes, and answers through its own channel.
-    Read(ReadJob),
     /// Commit what was queued before, then stop the writer and release the
     /// data directory; answered once it is released.
     Close,
@@ -144,6 +141,9 @@ struct Request {
 #[derive(Clone)]
 pub struct Store {
     tx: mpsc::UnboundedSender<Request>,
+    /// Reads (history, leaderboards) go to a connection and thread of their
+    /// own, so that a slow or flooded read never holds up a commit of moves.
+    reads: mpsc::UnboundedSender<ReadJob>,
 }
 
 const SCHEMA: &str = "
@@ -343,6 +343,18 @@ impl Store {
         let checkpointer = thread::Builder::new()
             .name("tabula-checkpoint".into())
             .spawn(move || checkpointer(checkpoints, writer_gone))?;
+        let reader = Connection::open(&path)?;
+        reader.busy_timeout(std::time::Duration::from_secs(5))?;
+        reader.pragma_update(None, "query_only", true)?;
+        let (reads, jobs) = mpsc::unbounded_channel::<ReadJob>();
+        thread::Builder::new()
+            .name("tabula-reader".into())
+            .spawn(move || {
+                let mut jobs = jobs;
+                while let Some(job) = jobs.blocking_recv() {
+                    job(&reader);
+                }
+            })?;
         let (tx, rx) = mpsc::unbounded_channel();
         thread::Builder::new()
             .name("tabula-store".into())
@@ -355,7 +367,7 @@ impl Store {
                     let _ = done.send(Ok(Vec::new()));
                 }
             })?;
-        Ok((Store { tx }, loaded))
+        Ok((Store { tx, reads }, loaded))
     }
 
     /// Commits everything queued so far, stops the writer and releases the
@@ -444,7 +456,8 @@ impl Store {
         self.write(Write::Account(account))
     }
 
-    /// Runs a read on the writer thread, between writes.
+    /// Runs a read on the reader thread; it sees every write committed
+    /// before it is queued.
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
@@ -453,7 +466,7 @@ impl Store {
         let job: ReadJob = Box::new(move |conn| {
             let _ = tx.send(f(conn));
         });
-        self.write(Write::Read(job)).await?;
+        self.reads.send(job).map_err(|_| StoreError::Closed)?;
         rx.await
             .map_err(|_| StoreError::Closed)?
             .map_err(StoreError::Sqlite)
@@ -757,7 +770,7 @@ fn apply(
             }
             return Ok(changes);
         }
-        Write::Read(_) | Write::Close => {}
+        Write::Close => {}
         Write::Account(a) => {
             conn.prepare_cached(
                 "INSERT INTO accounts (player_id, name_key, name, hash, created_at)
@@ -1119,16 +1132,10 @@ fn writer(
             // a cache look-up (hashing the SQL) and return for each.
             let mut insert = conn.prepare_cached(APPEND)?;
             let mut results = Vec::with_capacity(batch.len());
-            for request in &mut batch {
+            for request in &batch {
                 if let Write::Action(a) = &request.write {
                     let result = log.append(&mut insert, a);
                     results.push(result.map(|()| Vec::new()).map_err(|e| e.to_string()));
-                    continue;
-                }
-                if let Write::Read(job) = &mut request.write {
-                    let job = std::mem::replace(job, Box::new(|_| {}));
-                    job(&conn);
-                    results.push(Ok(Vec::new()));
                     continue;
                 }
                 let result = match request.write {
