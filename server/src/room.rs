@@ -167,6 +167,10 @@ pub struct SavedRoom {
     started_at: i64,
     game_no: u32,
     game_started: bool,
+    /// Whether the players muted spectator chat (absent in rooms saved
+    /// before it was kept).
+    #[serde(default)]
+    spectators_muted: bool,
 }
 
 /// The room actor's state.
@@ -354,6 +358,7 @@ pub fn create(
         started_at: now_ms(),
         game_no: 1,
         game_started: false,
+        spectators_muted: false,
     };
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
@@ -440,7 +445,7 @@ impl Room {
             offers: saved.offers,
             game_started: saved.game_started,
             chat: VecDeque::new(),
-            muted: false,
+            muted: saved.spectators_muted,
             rng,
             ai_seed,
             ai_generation: 0,
@@ -598,6 +603,7 @@ impl Room {
             started_at: self.started_at,
             game_no: self.game_no,
             game_started: self.game_started,
+            spectators_muted: self.muted,
         }
     }
 
@@ -1030,7 +1036,8 @@ impl Room {
             ClientMessage::MuteSpectators { muted, .. } => {
                 if self.muted != muted {
                     self.muted = muted;
-                    self.emit(RoomEvent::SpectatorsMuted { muted });
+                    self.seq_save_and_emit(RoomEvent::SpectatorsMuted { muted })
+                        .await;
                 }
                 Ok(())
             }
@@ -1536,7 +1543,7 @@ impl Room {
             };
             if !self.offers.contains(&offer) {
                 self.offers.push(offer);
-                self.emit(RoomEvent::OfferMade { offer });
+                self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
             }
             Ok(())
         }

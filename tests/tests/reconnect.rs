@@ -275,6 +275,10 @@ async fn after_a_kill_a_room_never_hands_out_an_event_number_twice() {
     let dir = tempfile::tempdir().expect("dir");
     let server = ChildServer::start(exe, dir.path(), None);
     let (mut ada, mut bob, room) = three_moves_each(&server).await;
+    let muted = ada
+        .request(json!({"type": "mute_spectators", "room_id": room, "muted": true}))
+        .await;
+    assert_eq!(muted["type"], "ok", "{muted}");
     // Chat is numbered but not saved: the saved number is behind Ada's.
     for i in 0..3 {
         let said = bob
@@ -305,6 +309,8 @@ async fn after_a_kill_a_room_never_hands_out_an_event_number_twice() {
         "{}",
         snap["snapshot"]["seq"]
     );
+    // The players' mute is part of the room's saved state.
+    assert_eq!(snap["snapshot"]["spectators_muted"], true);
     let mut bob2 = Client::connect(server.addr).await;
     bob2.hello("Bob", Some(&bob.token)).await;
     bob2.join(&room, "player").await;
