@@ -1087,7 +1087,10 @@ impl Room {
                 ];
                 ActionRecord::Backgammon(BgAction::Roll { side, dice })
             }
-            (LiveGame::Backgammon(_), PlayerAction::Play { play }) => {
+            (LiveGame::Backgammon(game), PlayerAction::Play { play }) => {
+                // Recorded with the hits the board makes, whatever the
+                // notation said, so that the record replays to this position.
+                let play = game.position_for(side).mark_hits(&play);
                 ActionRecord::Backgammon(BgAction::Play { side, play })
             }
             (LiveGame::Backgammon(_), PlayerAction::Double) => {

@@ -268,32 +268,17 @@ impl Position {
     /// that, as [`BgMatch::play`](super::BgMatch::play) does.
     pub fn apply(&self, play: &Play) -> Result<Position, BgError> {
         let mut p = *self;
-        let legal_hop = |p: &Position, m: &Move| {
-            (1..=25).contains(&m.from) && m.to < m.from && p.pips[usize::from(m.from)] > 0
-        };
         // Hops onto the board first (in the given order), then bear-offs, so
         // that e.g. `9/6*/off 9/6` works whatever order it is written in.
         for m in play.moves.iter().filter(|m| m.to != 0) {
-            if !legal_hop(&p, m) {
-                return Err(BgError::IllegalPlay);
-            }
-            let to = usize::from(m.to);
-            if p.pips[to] < -1 {
-                return Err(BgError::IllegalPlay);
-            }
-            p.pips[usize::from(m.from)] -= 1;
-            if p.pips[to] == -1 {
-                p.pips[to] = 0;
-                p.pips[OPP_BAR] -= 1;
-            }
-            p.pips[to] += 1;
+            p.hop(m)?;
         }
         // The bear-offs all at once: a hop off may come from outside home
         // through a point inside it (`8/off(2)` with 4-4 is 8/4 8/4 4/off
         // 4/off), so what must be home is every checker that stays.
         let mut off = 0;
         for m in play.moves.iter().filter(|m| m.to == 0) {
-            if !legal_hop(&p, m) {
+            if !p.may_leave(m) {
                 return Err(BgError::IllegalPlay);
             }
             p.pips[usize::from(m.from)] -= 1;
@@ -304,6 +289,45 @@ impl Position {
         }
         p.x_off += off;
         Ok(p)
+    }
+
+    /// `play` with each hop's `hit` as [`Position::apply`] finds it (a lone
+    /// opposing checker on `to`), whatever the notation said. Recorded so,
+    /// a play replays to the same position: `13/11 11/10` that hits on 11
+    /// is written `13/11*/10`, where unmarked it would print as `13/10`.
+    pub fn mark_hits(&self, play: &Play) -> Play {
+        let mut p = *self;
+        let mut moves = play.moves.clone();
+        for m in moves.iter_mut().filter(|m| m.to != 0) {
+            match p.hop(m) {
+                Ok(hit) => m.hit = hit,
+                // `apply` refuses the play; nothing to mark.
+                Err(_) => return play.clone(),
+            }
+        }
+        Play { moves }
+    }
+
+    /// Whether the mover's checker on `m.from` may move forward to `m.to`.
+    fn may_leave(&self, m: &Move) -> bool {
+        (1..=25).contains(&m.from) && m.to < m.from && self.pips[usize::from(m.from)] > 0
+    }
+
+    /// One hop onto the board (`m.to > 0`), hitting a lone opposing checker
+    /// on `m.to`; returns whether it hit.
+    fn hop(&mut self, m: &Move) -> Result<bool, BgError> {
+        let to = usize::from(m.to);
+        if !self.may_leave(m) || self.pips[to] < -1 {
+            return Err(BgError::IllegalPlay);
+        }
+        self.pips[usize::from(m.from)] -= 1;
+        let hit = self.pips[to] == -1;
+        if hit {
+            self.pips[to] = 0;
+            self.pips[OPP_BAR] -= 1;
+        }
+        self.pips[to] += 1;
+        Ok(hit)
     }
 }
 
@@ -331,6 +355,25 @@ mod tests {
         assert_eq!(s.legal_positions(Dice { a: 1, b: 1 }).len(), 42);
         assert_eq!(s.legal_positions(Dice { a: 5, b: 5 }).len(), 4);
         assert_eq!(s.legal_positions(Dice { a: 6, b: 5 }).len(), 7);
+    }
+
+    #[test]
+    fn a_hit_written_without_its_star_is_recorded_with_it() {
+        // A lone opposing checker on our 11-point.
+        let p = bg_pos!(x 13:5, 8:3, 6:5, 24:2; o 11:1, 12:4, 17:3, 19:5, 1:2);
+        let unmarked: Play = "13/11 11/10".parse().expect("parses");
+        // Written as it came, the play reads back as 13/10, which does not hit.
+        let printed: Play = unmarked.to_string().parse().expect("parses");
+        assert_eq!(unmarked.to_string(), "13/10");
+        assert_ne!(p.apply(&printed), p.apply(&unmarked));
+        // Marked, it reads back as the same play.
+        let marked = p.mark_hits(&unmarked);
+        assert_eq!(marked.to_string(), "13/11*/10");
+        let again: Play = marked.to_string().parse().expect("parses");
+        assert_eq!(p.apply(&again), p.apply(&unmarked));
+        // A play the board refuses comes back as it was.
+        let refused: Play = "13/7 13/7 13/7 13/7 13/7 13/7".parse().expect("parses");
+        assert_eq!(p.mark_hits(&refused), refused);
     }
 
     #[test]
