@@ -1010,7 +1010,11 @@ impl Room {
         }
         self.away_since[idx(seat)] = Some(Instant::now());
         // A rematch needs both players there: an offer goes with its maker.
-        self.clear_offers(|o| o.kind == OfferKind::Rematch && o.by == seat);
+        // (Not saved here; after a restart `request_rematch` ignores the
+        // offer of a player who is away.)
+        for offer in self.take_offers(|o| o.kind == OfferKind::Rematch && o.by == seat) {
+            self.emit(RoomEvent::OfferDeclined { offer });
+        }
         if self.status() == RoomStatus::Playing {
             let grace_ms = self.shared.config.grace.as_millis() as u64;
             self.emit(RoomEvent::PlayerDisconnected { seat, grace_ms });
@@ -1111,7 +1115,7 @@ impl Room {
         };
         self.commit(entry, Some(seat), reply).await?;
         // A move answers pending draw and takeback offers with "no".
-        self.clear_offers(|o| o.kind != OfferKind::Rematch);
+        self.clear_offers(|o| o.kind != OfferKind::Rematch).await;
         self.after_change().await;
         Ok(())
     }
@@ -1180,9 +1184,23 @@ impl Room {
         self.emit(event);
     }
 
-    fn clear_offers(&mut self, which: impl Fn(&PendingOffer) -> bool) {
+    /// Takes the offers that match out of the room.
+    fn take_offers(&mut self, which: impl Fn(&PendingOffer) -> bool) -> Vec<PendingOffer> {
         let (gone, kept): (Vec<_>, Vec<_>) = self.offers.drain(..).partition(|o| which(o));
         self.offers = kept;
+        gone
+    }
+
+    /// Withdraws the offers that match: saved, then told as declined.
+    async fn clear_offers(&mut self, which: impl Fn(&PendingOffer) -> bool) {
+        let gone = self.take_offers(which);
+        if gone.is_empty() {
+            return;
+        }
+        let events = gone.len() as u64;
+        self.seq += events;
+        self.save().await;
+        self.seq -= events;
         for offer in gone {
             self.emit(RoomEvent::OfferDeclined { offer });
         }
@@ -1371,7 +1389,7 @@ impl Room {
                     value,
                 });
                 self.commit(entry, None, None).await?;
-                self.clear_offers(|_| true);
+                self.clear_offers(|_| true).await;
             }
         }
         self.after_change().await;
@@ -1533,10 +1551,11 @@ impl Room {
         }
         let other = seat.other();
         let other_wants = self.ai_seat(other).is_some()
-            || self
-                .offers
-                .iter()
-                .any(|o| o.kind == OfferKind::Rematch && o.by == other);
+            || self.away_since[idx(other)].is_none()
+                && self
+                    .offers
+                    .iter()
+                    .any(|o| o.kind == OfferKind::Rematch && o.by == other);
         if other_wants {
             self.start_rematch().await
         } else {

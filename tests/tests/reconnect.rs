@@ -317,3 +317,39 @@ async fn after_a_kill_a_room_never_hands_out_an_event_number_twice() {
     let back = ada2.event("player_connected").await;
     assert!(back["seq"].as_u64() > Some(last_seq), "{back}");
 }
+
+#[tokio::test]
+async fn after_a_kill_an_offer_withdrawn_by_a_move_stays_withdrawn() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let (mut ada, mut bob, room) = three_moves_each(&server).await;
+    let offered = ada
+        .request(json!({"type": "offer_draw", "room_id": room}))
+        .await;
+    assert_eq!(offered["type"], "ok", "{offered}");
+    bob.event("offer_made").await;
+    // Playing on withdraws it.
+    let moved = ada
+        .act(&room, json!({"kind": "place", "point": point(10, 12)}))
+        .await;
+    assert_eq!(moved["type"], "event", "{moved}");
+    bob.event("offer_declined").await;
+    server.kill();
+
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut bob2 = Client::connect(server.addr).await;
+    bob2.hello("Bob", Some(&bob.token)).await;
+    bob2.join(&room, "player").await;
+    let snap = bob2.expect(|m| m["type"] == "snapshot").await;
+    assert_eq!(
+        snap["snapshot"]["offers"],
+        json!([]),
+        "{}",
+        snap["snapshot"]
+    );
+    let accept = bob2
+        .request(json!({"type": "answer", "room_id": room, "request": "draw", "accept": true}))
+        .await;
+    assert_eq!(accept["code"], "illegal_move", "{accept}");
+}
