@@ -105,10 +105,18 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
     let _ = stream.set_nodelay(true);
     let (read, outlet) = Outlet::new(stream);
     let stream = WsStream::new(read, outlet.clone());
-    let ws = match tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())).await {
-        Ok(ws) => ws,
-        Err(e) => {
+    // A client that never finishes its handshake is as silent as one that
+    // stops answering pings: it must not hold a connection slot for ever.
+    let handshake = tokio_tungstenite::accept_async_with_config(stream, Some(ws_config()));
+    let ws = match tokio::time::timeout(shared.config.idle_timeout, handshake).await {
+        Ok(Ok(ws)) => ws,
+        Ok(Err(e)) => {
             tracing::debug!(error = %e, "handshake failed");
+            outlet.shut();
+            return;
+        }
+        Err(_) => {
+            tracing::debug!("no handshake in time; dropping");
             outlet.shut();
             return;
         }

@@ -250,3 +250,25 @@ async fn silent_clients_are_dropped() {
     while c.next().await.is_some() {}
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_client_that_never_finishes_its_handshake_gives_its_slot_back() {
+    use std::time::Duration;
+    let dir = tempfile::tempdir().expect("dir");
+    let mut config = tabula_tests::test_config(dir.path());
+    config.max_connections = 1;
+    config.idle_timeout = Duration::from_millis(600);
+    let server = TestServer::start_with(config).await;
+    // Takes the only slot and says nothing.
+    let _mute = tokio::net::TcpStream::connect(server.addr)
+        .await
+        .expect("tcp");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let refused = tokio_tungstenite::connect_async(format!("ws://{}/", server.addr)).await;
+    assert!(refused.is_err(), "the only slot is taken");
+    // After the idle time-out the silent one is dropped.
+    tokio::time::sleep(Duration::from_millis(900)).await;
+    let mut late = server.client("Late").await;
+    assert_eq!(late.request(json!({"type": "ping"})).await["type"], "pong");
+    server.stop().await;
+}
