@@ -865,6 +865,17 @@ impl Room {
                     ),
                 );
                 return;
+            } else if free.is_some() && self.code.is_some() && !by_code {
+                // The code is the key to a private room's free seat; its
+                // id (known to spectators, say) is not.
+                self.refuse_caller(
+                    &caller,
+                    refuse(
+                        ErrorCode::Forbidden,
+                        "this room is private: join it with its code",
+                    ),
+                );
+                return;
             } else if let Some(free) = free.filter(|_| unrated) {
                 self.seats[idx(free)] = Some(PlayerInfo {
                     id: player_id.clone(),

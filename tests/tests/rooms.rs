@@ -84,6 +84,11 @@ async fn private_rooms_are_unlisted_and_joined_by_code() {
         .request(json!({"type": "join_by_code", "code": "NOPE00"}))
         .await;
     assert_eq!(wrong["code"], "not_found");
+    // The room's id is not a key to its free seat.
+    let by_id = bob
+        .request(json!({"type": "join_room", "room_id": room, "role": "player"}))
+        .await;
+    assert_eq!(by_id["code"], "forbidden", "{by_id}");
     let joined = bob
         .request(json!({"type": "join_by_code", "code": code.to_lowercase()}))
         .await;
