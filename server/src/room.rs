@@ -90,6 +90,9 @@ const EVENT_LOG: usize = 512;
 const CHAT_LINES: usize = 50;
 /// Longest chat line, in characters.
 const CHAT_MAX: usize = 500;
+/// How many unfinished games (waiting or running) one player may have seats in
+/// when creating another room.
+const MAX_GAMES_PER_PLAYER: usize = 20;
 /// How far a restored room's event numbers jump past the saved one: more than
 /// the unsaved events (rate-limited chat and presence) a room could number
 /// between two saves.
@@ -284,6 +287,15 @@ pub fn create(
         return Err(refuse(
             ErrorCode::LimitReached,
             "the server has too many rooms",
+        ));
+    }
+    // Otherwise one client could fill the server with rooms it left.
+    if shared.seated_rooms(&creator.id).len() >= MAX_GAMES_PER_PLAYER {
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            format!(
+                "you already have {MAX_GAMES_PER_PLAYER} games going: finish or resign one first"
+            ),
         ));
     }
     if let Some(tc) = options.time_control

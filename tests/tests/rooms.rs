@@ -335,3 +335,21 @@ async fn a_seat_held_before_the_game_starts_is_freed_after_the_grace_period() {
     bob.event("game_started").await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn one_player_cannot_fill_the_server_with_rooms() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let options = gomoku_options(json!({"kind": "ai", "level": "beginner"}), "black");
+    for _ in 0..20 {
+        ada.create(options.clone()).await;
+    }
+    let more = ada
+        .request(json!({"type": "create_room", "options": options}))
+        .await;
+    assert_eq!(more["code"], "limit_reached", "{more}");
+    // Another player is not affected.
+    let mut bob = server.client("Bob").await;
+    bob.create(options.clone()).await;
+    server.stop().await;
+}
