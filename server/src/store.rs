@@ -143,7 +143,8 @@ pub struct Store {
     tx: mpsc::UnboundedSender<Request>,
     /// Reads (history, leaderboards) go to a connection and thread of their
     /// own, so that a slow or flooded read never holds up a commit of moves.
-    reads: mpsc::UnboundedSender<ReadJob>,
+    /// `None` stops the reader ([`Store::close`]).
+    reads: mpsc::UnboundedSender<Option<ReadJob>>,
 }
 
 const SCHEMA: &str = "
@@ -346,12 +347,12 @@ impl Store {
         let reader = Connection::open(&path)?;
         reader.busy_timeout(std::time::Duration::from_secs(5))?;
         reader.pragma_update(None, "query_only", true)?;
-        let (reads, jobs) = mpsc::unbounded_channel::<ReadJob>();
+        let (reads, jobs) = mpsc::unbounded_channel::<Option<ReadJob>>();
         thread::Builder::new()
             .name("tabula-reader".into())
             .spawn(move || {
                 let mut jobs = jobs;
-                while let Some(job) = jobs.blocking_recv() {
+                while let Some(Some(job)) = jobs.blocking_recv() {
                     job(&reader);
                 }
             })?;
@@ -372,8 +373,9 @@ impl Store {
 
     /// Commits everything queued so far, stops the writer and releases the
     /// data directory (a server started next on it may open it at once).
-    /// Writes queued after this fail with [`StoreError::Closed`].
+    /// Writes and reads queued after this fail with [`StoreError::Closed`].
     pub async fn close(&self) {
+        let _ = self.reads.send(None);
         let _ = self.queue(Write::Close).await;
     }
 
@@ -466,7 +468,7 @@ impl Store {
         let job: ReadJob = Box::new(move |conn| {
             let _ = tx.send(f(conn));
         });
-        self.reads.send(job).map_err(|_| StoreError::Closed)?;
+        self.reads.send(Some(job)).map_err(|_| StoreError::Closed)?;
         rx.await
             .map_err(|_| StoreError::Closed)?
             .map_err(StoreError::Sqlite)
