@@ -260,6 +260,8 @@ impl Room {
                 }
             }
             RoomEvent::RematchStarted => {
+                // The server swapped the seats; so do we.
+                self.seat = self.seat.map(Seat::other);
                 self.result = None;
                 self.game_id = None;
                 self.ratings.clear();
@@ -538,6 +540,19 @@ mod tests {
         room.apply_event(6, RoomEvent::TookBack { count: 2 });
         assert_eq!(stones(&room), 0);
         assert!(!room.needs_sync);
+    }
+
+    #[test]
+    fn a_rematch_swaps_our_seat_as_it_swaps_the_server_s() {
+        let mut room = Room::new("r-1".into(), Role::Player, Some(Seat::First));
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, RoomEvent::RematchStarted);
+        assert_eq!(room.seat, Some(Seat::Second));
+        assert!(room.is_player());
+        let mut watcher = Room::new("r-1".into(), Role::Spectator, None);
+        watcher.apply_snapshot(snapshot());
+        watcher.apply_event(4, RoomEvent::RematchStarted);
+        assert_eq!(watcher.seat, None);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use tabula_client::bg_view::Loc;
 use tabula_client::net::ConnState;
 use tabula_client::{Settings, TabulaApp};
 use tabula_shared::backgammon::{GamePhase, Side};
-use tabula_shared::gomoku::Point;
+use tabula_shared::gomoku::{Point, Seat};
 use tabula_shared::protocol::{LiveGame, Role, RoomStatus};
 
 /// A server on its own runtime thread, stopped when dropped.
@@ -196,6 +196,38 @@ fn gomoku_against_the_ai() {
     };
     assert_eq!(g.moves()[0], Point::new(7, 7));
     assert_eq!(g.moves()[2], free);
+}
+
+#[test]
+fn a_rematch_against_the_ai_swaps_colours_and_plays_on() {
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    click_label(&mut h, "Resign");
+    wait_until(&mut h, "the game to end", |a| {
+        a.room().is_some_and(|r| r.result.is_some())
+    });
+    click_label(&mut h, "Close");
+    click_label(&mut h, "Rematch");
+    // The AI has black now, and opens.
+    wait_until(&mut h, "the AI's opening", |a| {
+        a.room().is_some_and(|r| r.result.is_none()) && gomoku_moves(a) == 1
+    });
+    assert_eq!(h.state().room().and_then(|r| r.seat), Some(Seat::Second));
+    let free = [Point::new(3, 3), Point::new(11, 11)]
+        .into_iter()
+        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
+            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
+            _ => false,
+        })
+        .expect("a free point");
+    place(&mut h, free);
+    wait_until(&mut h, "our stone and the AI's answer", |a| {
+        gomoku_moves(a) >= 3
+    });
 }
 
 fn bg_phase(a: &TabulaApp) -> Option<GamePhase> {
