@@ -171,6 +171,17 @@ fn place(h: &mut Harness<'_, TabulaApp>, p: Point) {
     click_where(h, |a| a.gomoku_geometry.expect("board drawn").to_screen(p));
 }
 
+/// An empty point away from the centre, where the AIs open.
+fn free_point(h: &Harness<'_, TabulaApp>) -> Point {
+    [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
+        .into_iter()
+        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
+            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
+            _ => false,
+        })
+        .expect("a free point")
+}
+
 #[test]
 fn gomoku_against_the_ai() {
     let server = start_server();
@@ -182,13 +193,7 @@ fn gomoku_against_the_ai() {
     wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
     // Clicking an occupied point does nothing.
     place(&mut h, Point::new(7, 7));
-    let free = [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
-        .into_iter()
-        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
-            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
-            _ => false,
-        })
-        .expect("a free point");
+    let free = free_point(&h);
     place(&mut h, free);
     wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
     let Some(LiveGame::Gomoku(g)) = h.state().room().and_then(|r| r.live.as_ref()) else {
@@ -217,13 +222,7 @@ fn a_rematch_against_the_ai_swaps_colours_and_plays_on() {
         a.room().is_some_and(|r| r.result.is_none()) && gomoku_moves(a) == 1
     });
     assert_eq!(h.state().room().and_then(|r| r.seat), Some(Seat::Second));
-    let free = [Point::new(3, 3), Point::new(11, 11)]
-        .into_iter()
-        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
-            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
-            _ => false,
-        })
-        .expect("a free point");
+    let free = free_point(&h);
     place(&mut h, free);
     wait_until(&mut h, "our stone and the AI's answer", |a| {
         gomoku_moves(a) >= 3
@@ -562,13 +561,7 @@ fn finished_games_are_in_the_history_and_replay() {
     create_gomoku_vs_ai(&mut h);
     place(&mut h, Point::new(7, 7));
     wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
-    let free = [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
-        .into_iter()
-        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
-            Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
-            _ => false,
-        })
-        .expect("a free point");
+    let free = free_point(&h);
     place(&mut h, free);
     wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
     // What was played (a click may land a point off when the layout moves).

@@ -159,6 +159,23 @@ async fn illegal_out_of_turn_and_spectator_moves_change_nothing() {
     server.stop().await;
 }
 
+/// Sends `frame` 200 times as fast as it goes, then reads until the server
+/// closes the connection: how many `rate_limited` errors came first.
+async fn rate_limited_before_the_close(mut client: Client, frame: Message) -> usize {
+    for _ in 0..200 {
+        if client.send_raw(frame.clone()).await.is_err() {
+            break;
+        }
+    }
+    let mut limited = 0;
+    while let Some(m) = client.next().await {
+        if m["code"] == "rate_limited" {
+            limited += 1;
+        }
+    }
+    limited
+}
+
 #[tokio::test]
 async fn floods_are_limited_then_closed_but_fast_play_is_not() {
     // The server's default limits, not the relaxed test ones.
@@ -189,47 +206,15 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
     }
 
     // A flood: first rate_limited errors, then a close.
-    let mut flood = server.client("Flood").await;
-    for _ in 0..200 {
-        if flood
-            .send_raw(Message::Text(r#"{"type":"ping"}"#.into()))
-            .await
-            .is_err()
-        {
-            break;
-        }
-    }
-    let mut limited = 0;
-    loop {
-        match flood.next().await {
-            Some(m) if m["code"] == "rate_limited" => limited += 1,
-            Some(_) => {}
-            None => break,
-        }
-    }
+    let text = Message::Text(r#"{"type":"ping"}"#.into());
+    let limited = rate_limited_before_the_close(server.client("Flood").await, text).await;
     assert!(
         limited > 0,
         "the flood got rate_limited errors before the close"
     );
     // Binary frames count too.
-    let mut binary = server.client("Binary").await;
-    for _ in 0..200 {
-        if binary
-            .send_raw(Message::Binary(vec![0u8; 8].into()))
-            .await
-            .is_err()
-        {
-            break;
-        }
-    }
-    let mut limited = 0;
-    loop {
-        match binary.next().await {
-            Some(m) if m["code"] == "rate_limited" => limited += 1,
-            Some(_) => {}
-            None => break,
-        }
-    }
+    let binary = Message::Binary(vec![0u8; 8].into());
+    let limited = rate_limited_before_the_close(server.client("Binary").await, binary).await;
     assert!(limited > 0, "the binary flood was limited, then closed");
     // Others are untouched.
     assert_eq!(ada.request(json!({"type": "ping"})).await["type"], "pong");
