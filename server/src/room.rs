@@ -750,16 +750,27 @@ impl Room {
     }
 
     async fn save(&self) {
-        let state = match serde_json::to_string(&self.saved()) {
-            Ok(state) => state,
-            Err(e) => {
-                tracing::error!(room = %self.id, error = %e, "encoding a room failed");
-                return;
-            }
+        self.save_ahead(0).await;
+    }
+
+    /// Saves the room numbered as if its next `events` events were out: a
+    /// change is saved before the events that tell it.
+    async fn save_ahead(&self, events: u64) {
+        let Some(state) = self.state_ahead(events) else {
+            return;
         };
         if let Err(e) = self.shared.store.save_room(self.id.clone(), state).await {
             tracing::error!(room = %self.id, error = %e, "saving a room failed");
         }
+    }
+
+    /// The room's saved state as JSON, numbered `events` past now.
+    fn state_ahead(&self, events: u64) -> Option<String> {
+        let mut saved = self.saved();
+        saved.seq += events;
+        serde_json::to_string(&saved)
+            .inspect_err(|e| tracing::error!(room = %self.id, error = %e, "encoding a room failed"))
+            .ok()
     }
 
     // ----- requests -----
@@ -1201,9 +1212,7 @@ impl Room {
 
     async fn seq_save_and_emit(&mut self, event: RoomEvent) {
         // The event's number is part of the saved state, so save with it.
-        self.seq += 1;
-        self.save().await;
-        self.seq -= 1;
+        self.save_ahead(1).await;
         self.emit(event);
     }
 
@@ -1220,10 +1229,7 @@ impl Room {
         if gone.is_empty() {
             return;
         }
-        let events = gone.len() as u64;
-        self.seq += events;
-        self.save().await;
-        self.seq -= events;
+        self.save_ahead(gone.len() as u64).await;
         for offer in gone {
             self.emit(RoomEvent::OfferDeclined { offer });
         }
@@ -1358,9 +1364,7 @@ impl Room {
             .map(|p| p.filter(|p| p.ai.is_none()).map(|p| p.id));
         let game_id = format!("g-{}", uuid::Uuid::new_v4().simple());
         // The room is saved with the game, numbered as its game-over event.
-        self.seq += 1;
-        let room_state = serde_json::to_string(&self.saved()).ok();
-        self.seq -= 1;
+        let room_state = self.state_ahead(1);
         let game = FinishedGame {
             id: game_id.clone(),
             room_id: self.id.clone(),
