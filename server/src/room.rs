@@ -174,6 +174,10 @@ pub struct SavedRoom {
     /// before it was kept).
     #[serde(default)]
     spectators_muted: bool,
+    /// Backgammon rolls a takeback cut, dealt again in order before any new
+    /// roll (absent in rooms saved before they were kept).
+    #[serde(default)]
+    redeal: VecDeque<[u8; 2]>,
 }
 
 /// The room actor's state.
@@ -196,6 +200,8 @@ struct Room {
     /// Set once both seats were filled and the first game began.
     game_started: bool,
     chat: VecDeque<ChatLine>,
+    /// See [`SavedRoom::redeal`].
+    redeal: VecDeque<[u8; 2]>,
     muted: bool,
     rng: StdRng,
     ai_seed: u64,
@@ -371,6 +377,7 @@ pub fn create(
         game_no: 1,
         game_started: false,
         spectators_muted: false,
+        redeal: VecDeque::new(),
     };
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
@@ -457,6 +464,7 @@ impl Room {
             offers: saved.offers,
             game_started: saved.game_started,
             chat: VecDeque::new(),
+            redeal: saved.redeal,
             muted: saved.spectators_muted,
             rng,
             ai_seed,
@@ -616,6 +624,7 @@ impl Room {
             game_no: self.game_no,
             game_started: self.game_started,
             spectators_muted: self.muted,
+            redeal: self.redeal.clone(),
         }
     }
 
@@ -1119,10 +1128,12 @@ impl Room {
                 ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
             }
             (LiveGame::Backgammon(_), PlayerAction::Roll) => {
-                let dice = [
-                    self.rng.random_range(1..=6u8),
-                    self.rng.random_range(1..=6u8),
-                ];
+                let dice = self.redeal.pop_front().unwrap_or_else(|| {
+                    [
+                        self.rng.random_range(1..=6u8),
+                        self.rng.random_range(1..=6u8),
+                    ]
+                });
                 ActionRecord::Backgammon(BgAction::Roll { side, dice })
             }
             (LiveGame::Backgammon(game), PlayerAction::Play { play }) => {
@@ -1326,6 +1337,8 @@ impl Room {
                         } else {
                             let entry = ActionRecord::Backgammon(BgAction::NextGame);
                             self.game_no += 1;
+                            // Rolls a takeback cut belong to the game just over.
+                            self.redeal.clear();
                             return self.commit(entry, None, None).await.is_ok();
                         }
                     }
@@ -1356,6 +1369,7 @@ impl Room {
         }
         self.result = Some(result.clone());
         self.forget_ai_thought();
+        self.redeal.clear();
         self.offers.clear();
         let players = serde_json::to_string(&self.seat_infos()).unwrap_or_default();
         let humans = self
@@ -1512,13 +1526,25 @@ impl Room {
         };
         let before = self.record.len();
         let mut record = self.record.clone();
+        // The dice already rolled stay rolled: a takeback replays a decision,
+        // it does not roll again (against the AI it would otherwise re-roll
+        // both sides' dice at will). They are dealt again, in order.
+        let mut redeal = VecDeque::new();
         match &mut record {
             GameRecord::Gomoku { actions, .. } => actions.truncate(cut),
-            GameRecord::Backgammon { actions, .. } => actions.truncate(cut),
+            GameRecord::Backgammon { actions, .. } => {
+                for action in actions.drain(cut..) {
+                    if let BgAction::Roll { dice, .. } = action {
+                        redeal.push_back(dice);
+                    }
+                }
+            }
         }
         let live = record
             .replay()
             .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
+        redeal.append(&mut self.redeal);
+        self.redeal = redeal;
         self.record = record;
         self.live = live;
         self.forget_ai_thought();

@@ -143,3 +143,92 @@ async fn a_rematch_after_resigning_while_the_ai_thinks_gets_its_moves() {
     assert_eq!(opening["event"]["action"]["seat"], "first", "{opening}");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_backgammon_takeback_deals_the_same_dice_again() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(backgammon_options(
+            json!({"kind": "ai", "level": "beginner"}),
+            "white",
+            1,
+        ))
+        .await;
+    let mine = tabula_shared::backgammon::Side::White;
+    // Plays on (rolling, then the racing play) until Ada is to move, after
+    // a play of hers: returns that snapshot's actions.
+    async fn to_my_move(
+        ada: &mut tabula_tests::Client,
+        room: &str,
+        mine: tabula_shared::backgammon::Side,
+        after_a_play: bool,
+    ) -> Vec<serde_json::Value> {
+        for _ in 0..200 {
+            let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+            let actions = snap["snapshot"]["record"]["actions"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let played = actions
+                .iter()
+                .any(|a| a["kind"] == "play" && a["side"] == "white");
+            let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
+                panic!("not backgammon")
+            };
+            let action = match *m.phase() {
+                GamePhase::AwaitingRoll { side } if side == mine => json!({"kind": "roll"}),
+                GamePhase::Moving { side, .. } if side == mine && (played || !after_a_play) => {
+                    return actions;
+                }
+                GamePhase::Moving { side, dice } if side == mine => {
+                    let play = m
+                        .position_for(mine)
+                        .legal_plays(dice)
+                        .into_iter()
+                        .min_by_key(|(play, after)| (after.pip_count().0, play.to_string()))
+                        .map(|(play, _)| play.to_string())
+                        .unwrap_or_default();
+                    json!({"kind": "play", "play": play})
+                }
+                _ => {
+                    ada.event("action").await;
+                    continue;
+                }
+            };
+            let reply = ada.act(room, action.clone()).await;
+            assert_eq!(reply["type"], "event", "{action} -> {reply}");
+        }
+        panic!("never Ada's move");
+    }
+    let rolls_after = |actions: &[serde_json::Value], from: usize| -> Vec<serde_json::Value> {
+        actions[from..]
+            .iter()
+            .filter(|a| a["kind"] == "roll")
+            .map(|a| a["dice"].clone())
+            .collect()
+    };
+    let last_play = |actions: &[serde_json::Value]| {
+        actions
+            .iter()
+            .rposition(|a| a["kind"] == "play" && a["side"] == "white")
+            .expect("a play of Ada's")
+    };
+    let before = to_my_move(&mut ada, &room, mine, true).await;
+    let cut = last_play(&before);
+    let seen = rolls_after(&before, cut);
+    assert_eq!(seen.len(), 2, "the AI's roll and Ada's: {before:?}");
+    let took = ada
+        .request(json!({"type": "request_takeback", "room_id": room}))
+        .await;
+    assert_eq!(took["type"], "ok", "{took}");
+    ada.event("took_back").await;
+    // Ada plays her move again: the AI and she get the same dice as before.
+    let reply = ada
+        .act(&room, json!({"kind": "play", "play": before[cut]["play"]}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    let after = to_my_move(&mut ada, &room, mine, false).await;
+    assert_eq!(rolls_after(&after, cut), seen, "{after:?}");
+    server.stop().await;
+}
