@@ -92,6 +92,8 @@ struct Handler {
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
     limit: RateLimit,
     sign_in_failures: Failures,
+    /// Wrong private-room codes, limited like sign-ins: codes are short.
+    code_failures: Failures,
 }
 
 /// What the read side asks the loop to do next.
@@ -130,6 +132,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
         rooms: HashMap::new(),
         lobby: None,
         sign_in_failures: Failures::new(),
+        code_failures: Failures::new(),
     };
     let mut ws: WebSocketStream<WsStream> = ws;
     let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
@@ -392,15 +395,25 @@ impl Handler {
                     Err((code, why)) => self.reply(rid, ServerMessage::error(code, why)),
                 }
             }
+            ClientMessage::JoinByCode { .. } if !self.code_failures.allowed() => self.reply(
+                rid,
+                ServerMessage::error(
+                    ErrorCode::RateLimited,
+                    "too many wrong codes; wait a minute",
+                ),
+            ),
             ClientMessage::JoinByCode { code } => match self.shared.room_by_code(&code) {
                 Some(room_id) => {
                     let join = ClientMessage::JoinByCode { code };
                     self.forward(&room_id, identity, rid, join);
                 }
-                None => self.reply(
-                    rid,
-                    ServerMessage::error(ErrorCode::NotFound, "no room has that code"),
-                ),
+                None => {
+                    self.code_failures.fail();
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::NotFound, "no room has that code"),
+                    );
+                }
             },
             other => {
                 let Some(room_id) = other.room_id().cloned() else {

@@ -41,7 +41,8 @@ pub struct Account {
     pub hash: String,
 }
 
-/// Sign-in failures allowed per minute, per connection and per name.
+/// Sign-in failures allowed per minute, per connection and per name (and
+/// wrong private-room codes, per connection).
 pub const SIGN_IN_FAILURES: u32 = 5;
 /// The window those failures are counted in.
 pub const SIGN_IN_WINDOW: Duration = Duration::from_secs(60);

@@ -353,3 +353,34 @@ async fn one_player_cannot_fill_the_server_with_rooms() {
     bob.create(options.clone()).await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn guessing_private_room_codes_is_limited() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["private"] = json!(true);
+    ada.request(json!({"type": "create_room", "options": options}))
+        .await;
+    let snap = ada.expect(|m| m["type"] == "snapshot").await;
+    let code = snap["snapshot"]["code"].as_str().expect("code").to_string();
+    let mut guesser = server.client("Guesser").await;
+    for guess in ["AAAAAA", "BBBBBB", "CCCCCC", "DDDDDD", "EEEEEE"] {
+        let wrong = guesser
+            .request(json!({"type": "join_by_code", "code": guess}))
+            .await;
+        assert_eq!(wrong["code"], "not_found", "{wrong}");
+    }
+    // Five wrong in a minute: even the right code waits.
+    let limited = guesser
+        .request(json!({"type": "join_by_code", "code": code}))
+        .await;
+    assert_eq!(limited["code"], "rate_limited", "{limited}");
+    // Others are not affected.
+    let mut bob = server.client("Bob").await;
+    let joined = bob
+        .request(json!({"type": "join_by_code", "code": code}))
+        .await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    server.stop().await;
+}
