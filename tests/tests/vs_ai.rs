@@ -55,9 +55,8 @@ async fn gomoku_against_each_ai_level_to_the_end() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn backgammon_against_the_ai_to_the_end() {
-    let server = TestServer::start().await;
+/// Ada, playing white, in a fresh 1-point match against the Beginner AI.
+async fn white_against_the_beginner(server: &TestServer) -> (tabula_tests::Client, String) {
     let mut ada = server.client("Ada").await;
     let (room, _) = ada
         .create(backgammon_options(
@@ -66,6 +65,26 @@ async fn backgammon_against_the_ai_to_the_end() {
             1,
         ))
         .await;
+    (ada, room)
+}
+
+/// A racing human playing white: the play that leaves the fewest pips.
+fn racing_play(
+    m: &tabula_shared::backgammon::BgMatch,
+    dice: tabula_shared::backgammon::Dice,
+) -> String {
+    m.position_for(tabula_shared::backgammon::Side::White)
+        .legal_plays(dice)
+        .into_iter()
+        .min_by_key(|(play, after)| (after.pip_count().0, play.to_string()))
+        .map(|(play, _)| play.to_string())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn backgammon_against_the_ai_to_the_end() {
+    let server = TestServer::start().await;
+    let (mut ada, room) = white_against_the_beginner(&server).await;
     let mut result = None;
     for _ in 0..3000 {
         let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
@@ -80,15 +99,7 @@ async fn backgammon_against_the_ai_to_the_end() {
         let action = match *m.phase() {
             GamePhase::AwaitingRoll { side } if side == mine => json!({"kind": "roll"}),
             GamePhase::Moving { side, dice } if side == mine => {
-                // A racing human: the play that leaves the fewest pips.
-                let play = m
-                    .position_for(mine)
-                    .legal_plays(dice)
-                    .into_iter()
-                    .min_by_key(|(play, after)| (after.pip_count().0, play.to_string()))
-                    .map(|(play, _)| play.to_string())
-                    .unwrap_or_default();
-                json!({"kind": "play", "play": play})
+                json!({"kind": "play", "play": racing_play(&m, dice)})
             }
             GamePhase::CubeOffered { by } if by != mine => json!({"kind": "take"}),
             _ => {
@@ -147,14 +158,7 @@ async fn a_rematch_after_resigning_while_the_ai_thinks_gets_its_moves() {
 #[tokio::test]
 async fn a_backgammon_takeback_deals_the_same_dice_again() {
     let server = TestServer::start().await;
-    let mut ada = server.client("Ada").await;
-    let (room, _) = ada
-        .create(backgammon_options(
-            json!({"kind": "ai", "level": "beginner"}),
-            "white",
-            1,
-        ))
-        .await;
+    let (mut ada, room) = white_against_the_beginner(&server).await;
     let mine = tabula_shared::backgammon::Side::White;
     // Plays on (rolling, then the racing play) until Ada is to move, after
     // a play of hers: returns that snapshot's actions.
@@ -182,14 +186,7 @@ async fn a_backgammon_takeback_deals_the_same_dice_again() {
                     return actions;
                 }
                 GamePhase::Moving { side, dice } if side == mine => {
-                    let play = m
-                        .position_for(mine)
-                        .legal_plays(dice)
-                        .into_iter()
-                        .min_by_key(|(play, after)| (after.pip_count().0, play.to_string()))
-                        .map(|(play, _)| play.to_string())
-                        .unwrap_or_default();
-                    json!({"kind": "play", "play": play})
+                    json!({"kind": "play", "play": racing_play(&m, dice)})
                 }
                 _ => {
                     ada.event("action").await;
