@@ -182,15 +182,21 @@ fn free_point(h: &Harness<'_, TabulaApp>) -> Point {
         .expect("a free point")
 }
 
+/// Ada in a Gomoku room against the AI, after her stone on the centre (7, 7)
+/// and the AI's answer.
+fn first_exchange_with_the_ai(server: &Server) -> Harness<'static, TabulaApp> {
+    let mut h = app(server, "Ada");
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, Point::new(7, 7));
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    h
+}
+
 #[test]
 fn gomoku_against_the_ai() {
     let server = start_server();
-    let mut h = app(&server, "Ada");
-    connect(&mut h);
-    create_gomoku_vs_ai(&mut h);
-
-    place(&mut h, Point::new(7, 7));
-    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    let mut h = first_exchange_with_the_ai(&server);
     // Clicking an occupied point does nothing.
     place(&mut h, Point::new(7, 7));
     let free = free_point(&h);
@@ -206,11 +212,7 @@ fn gomoku_against_the_ai() {
 #[test]
 fn a_rematch_against_the_ai_swaps_colours_and_plays_on() {
     let server = start_server();
-    let mut h = app(&server, "Ada");
-    connect(&mut h);
-    create_gomoku_vs_ai(&mut h);
-    place(&mut h, Point::new(7, 7));
-    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) >= 2);
+    let mut h = first_exchange_with_the_ai(&server);
     click_label(&mut h, "Resign");
     wait_until(&mut h, "the game to end", |a| {
         a.room().is_some_and(|r| r.result.is_some())

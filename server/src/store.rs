@@ -347,11 +347,10 @@ impl Store {
         let reader = Connection::open(&path)?;
         reader.busy_timeout(std::time::Duration::from_secs(5))?;
         reader.pragma_update(None, "query_only", true)?;
-        let (reads, jobs) = mpsc::unbounded_channel::<Option<ReadJob>>();
+        let (reads, mut jobs) = mpsc::unbounded_channel::<Option<ReadJob>>();
         thread::Builder::new()
             .name("tabula-reader".into())
             .spawn(move || {
-                let mut jobs = jobs;
                 while let Some(Some(job)) = jobs.blocking_recv() {
                     job(&reader);
                 }
