@@ -330,7 +330,12 @@ impl Shared {
 
     /// The room behind a private code.
     pub fn room_by_code(&self, code: &str) -> Option<RoomId> {
-        let code = code.trim().to_ascii_uppercase();
+        // As typed: any case, with spaces or dashes to group it.
+        let code: String = code
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '-')
+            .collect::<String>()
+            .to_ascii_uppercase();
         lock(&self.rooms)
             .by_id
             .values()

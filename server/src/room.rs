@@ -254,10 +254,14 @@ fn ai_player(level: AiLevel) -> PlayerInfo {
     }
 }
 
+/// A private room's join code: 8 characters from 32 (40 bits). With six
+/// (30 bits), all of a full server's connections guessing at the per-connection
+/// limit (5 wrong codes a minute) would find one of 30 live private rooms in
+/// about six hours; with eight, in about eight months.
 fn new_code(shared: &Shared, rng: &mut StdRng) -> String {
     const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     loop {
-        let code: String = (0..6)
+        let code: String = (0..8)
             .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
             .collect();
         if !shared.code_taken(&code) {
@@ -1191,6 +1195,7 @@ impl Room {
         }
         // Charge the mover, then start the clock of whoever acts next, so the
         // event carries the running clock.
+        let clock_before = self.clock.clone();
         let next = self.to_act();
         if let Some(clock) = &mut self.clock {
             clock.stop(mover.is_some());
@@ -1212,13 +1217,45 @@ impl Room {
             clock: clock_json,
         };
         if let Err(e) = self.shared.store.append_action(appended).await {
+            // Not told to anyone, so not played: a move that a restart would
+            // lose must not be shown.
             tracing::error!(room = %self.id, error = %e, "saving an action failed");
+            self.undo_unsaved(&entry, clock_before);
+            return Err(refuse(
+                ErrorCode::Internal,
+                "the server could not save that action; try again",
+            ));
         }
         self.send_numbered(event.into(), reply);
         // Whatever the AI was thinking about is out of date now (a human's
         // resignation may even have started the match's next game).
         self.forget_ai_thought();
         Ok(())
+    }
+
+    /// Takes back the last entry of the record, which [`Room::commit`]
+    /// applied but could not save: the game, the clock and the dice are as
+    /// they were before it.
+    fn undo_unsaved(&mut self, entry: &ActionRecord, clock_before: Option<Clock>) {
+        match &mut self.record {
+            GameRecord::Gomoku { actions, .. } => {
+                actions.pop();
+            }
+            GameRecord::Backgammon { actions, .. } => {
+                actions.pop();
+            }
+        }
+        match self.record.replay() {
+            Ok(live) => self.live = live,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %rule_error_text(&e), "replaying a record failed")
+            }
+        }
+        self.clock = clock_before;
+        // A roll that did not happen is dealt again by the next one.
+        if let ActionRecord::Backgammon(BgAction::Roll { dice, .. }) = entry {
+            self.redeal.push_front(*dice);
+        }
     }
 
     async fn seq_save_and_emit(&mut self, event: RoomEvent) {
@@ -1339,7 +1376,11 @@ impl Room {
                             self.game_no += 1;
                             // Rolls a takeback cut belong to the game just over.
                             self.redeal.clear();
-                            return self.commit(entry, None, None).await.is_ok();
+                            let done = self.commit(entry, None, None).await.is_ok();
+                            if !done {
+                                self.game_no -= 1;
+                            }
+                            return done;
                         }
                     }
                     _ => None,
@@ -1733,8 +1774,12 @@ impl Room {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
         };
-        if let Err((_, why)) = self.act(seat, action, None).await {
+        if let Err((code, why)) = self.act(seat, action, None).await {
             tracing::error!(room = %self.id, %why, "the AI's action was refused");
+            if code == ErrorCode::Internal {
+                // Not saved (a disk error): think again and try once more.
+                self.maybe_ask_ai();
+            }
         }
     }
 

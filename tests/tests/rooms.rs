@@ -89,8 +89,16 @@ async fn private_rooms_are_unlisted_and_joined_by_code() {
         .request(json!({"type": "join_room", "room_id": room, "role": "player"}))
         .await;
     assert_eq!(by_id["code"], "forbidden", "{by_id}");
+    assert_eq!(code.len(), 8, "{code}");
+    assert!(
+        code.bytes()
+            .all(|b| b.is_ascii_uppercase() && b != b'I' && b != b'O' || (b'2'..=b'9').contains(&b)),
+        "{code}"
+    );
+    // Typed in lower case, grouped with a dash.
+    let typed = format!("{}-{}", code[..4].to_lowercase(), code[4..].to_lowercase());
     let joined = bob
-        .request(json!({"type": "join_by_code", "code": code.to_lowercase()}))
+        .request(json!({"type": "join_by_code", "code": typed}))
         .await;
     assert_eq!(joined["room_id"], room.as_str());
     assert_eq!(joined["seat"], "second");
