@@ -24,7 +24,9 @@ use crate::export::ExportForm;
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::net::{ConnState, NetCommand, NetEvent, Network, Target};
 use crate::replay::Replay;
-use crate::room::{Room, RoomUpdate, offer_name, seat_index, side_name, side_of};
+use crate::room::{
+    Room, RoomUpdate, offer_made_text, own_offer_text, seat_index, side_name, side_of,
+};
 use crate::settings::{DEFAULT_ADDRESS, Settings};
 use tabula_shared::export::ExportFormat;
 
@@ -1667,9 +1669,8 @@ impl TabulaApp {
             if let Some(offer) = room.offer_to_answer() {
                 ui.group(|ui| {
                     ui.label(format!(
-                        "{} asks for {}.",
-                        room.player_name(offer.by),
-                        offer_name(offer.kind)
+                        "{}.",
+                        offer_made_text(&offer, &room.player_name(offer.by))
                     ));
                     ui.horizontal(|ui| {
                         if ui.button("Accept").clicked() {
@@ -1682,7 +1683,7 @@ impl TabulaApp {
                 });
             }
             if let Some(mine) = room.offers.iter().find(|o| Some(o.by) == room.seat) {
-                ui.label(format!("You asked for {}; waiting…", offer_name(mine.kind)));
+                ui.label(own_offer_text(mine));
             }
         } else {
             ui.horizontal(|ui| {

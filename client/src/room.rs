@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, Side};
+use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
 use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{
     ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, LiveGame,
@@ -216,10 +216,9 @@ impl Room {
             }
             RoomEvent::OfferMade { offer } => {
                 if Some(offer.by) != self.seat {
-                    updates.push(RoomUpdate::Notice(format!(
-                        "{} asks for {}",
-                        self.player_name(offer.by),
-                        offer_name(offer.kind)
+                    updates.push(RoomUpdate::Notice(offer_made_text(
+                        &offer,
+                        &self.player_name(offer.by),
                     )));
                 }
                 self.offers.retain(|o| o.kind != offer.kind);
@@ -228,10 +227,7 @@ impl Room {
             RoomEvent::OfferDeclined { offer } => {
                 self.offers.retain(|o| o.kind != offer.kind);
                 if Some(offer.by) == self.seat {
-                    updates.push(RoomUpdate::Notice(format!(
-                        "Your {} request was declined",
-                        offer_name(offer.kind)
-                    )));
+                    updates.push(RoomUpdate::Notice(offer_declined_text(&offer)));
                 }
             }
             RoomEvent::TookBack { count } => {
@@ -445,6 +441,46 @@ pub fn offer_name(kind: OfferKind) -> &'static str {
         OfferKind::Draw => "a draw",
         OfferKind::Takeback => "a takeback",
         OfferKind::Rematch => "a rematch",
+        OfferKind::Resign => "a resignation",
+    }
+}
+
+/// What a resignation gives up: "a single game", "a gammon", "a backgammon".
+fn resign_value(offer: &PendingOffer) -> &'static str {
+    match offer.value.unwrap_or(ResignKind::Single) {
+        ResignKind::Single => "a single game",
+        ResignKind::Gammon => "a gammon",
+        ResignKind::Backgammon => "a backgammon",
+    }
+}
+
+/// The other player's offer, as told to us: "Bob asks for a draw", "Bob
+/// offers to resign a gammon".
+pub fn offer_made_text(offer: &PendingOffer, who: &str) -> String {
+    match offer.kind {
+        OfferKind::Resign => format!("{who} offers to resign {}", resign_value(offer)),
+        kind => format!("{who} asks for {}", offer_name(kind)),
+    }
+}
+
+/// Our own offer, waiting for an answer.
+pub fn own_offer_text(offer: &PendingOffer) -> String {
+    match offer.kind {
+        OfferKind::Resign => format!("You offered to resign {}; waiting…", resign_value(offer)),
+        kind => format!("You asked for {}; waiting…", offer_name(kind)),
+    }
+}
+
+/// Our own offer, declined (or withdrawn by a move).
+pub fn offer_declined_text(offer: &PendingOffer) -> String {
+    match offer.kind {
+        OfferKind::Draw => "Your draw offer was declined".into(),
+        OfferKind::Takeback => "Your takeback request was declined".into(),
+        OfferKind::Rematch => "Your rematch request was declined".into(),
+        OfferKind::Resign => format!(
+            "Your resignation of {} was refused: play on",
+            resign_value(offer)
+        ),
     }
 }
 
@@ -463,6 +499,30 @@ mod tests {
     use tabula_shared::protocol::{
         ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo,
     };
+
+    #[test]
+    fn offers_read_as_sentences() {
+        let resign = PendingOffer {
+            kind: OfferKind::Resign,
+            by: Seat::Second,
+            value: Some(ResignKind::Gammon),
+        };
+        assert_eq!(
+            offer_made_text(&resign, "Bob"),
+            "Bob offers to resign a gammon"
+        );
+        assert_eq!(
+            own_offer_text(&resign),
+            "You offered to resign a gammon; waiting…"
+        );
+        assert_eq!(
+            offer_declined_text(&resign),
+            "Your resignation of a gammon was refused: play on"
+        );
+        let draw = PendingOffer::new(OfferKind::Draw, Seat::First);
+        assert_eq!(offer_made_text(&draw, "Ada"), "Ada asks for a draw");
+        assert_eq!(offer_declined_text(&draw), "Your draw offer was declined");
+    }
 
     fn snapshot() -> RoomSnapshot {
         let config = GomokuConfig::default();

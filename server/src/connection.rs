@@ -513,7 +513,7 @@ impl Handler {
             );
             return;
         }
-        if self.shared.account(&identity.name).is_some() {
+        if self.shared.account_like(&identity.name).is_some() {
             self.reply(rid, name_taken(&identity.name));
             return;
         }
@@ -664,7 +664,7 @@ impl Handler {
             known
         } else if self
             .shared
-            .account(&name)
+            .account_like(&name)
             .is_some_and(|a| known.as_ref().is_none_or(|k| k.id != a.player_id))
         {
             self.reply(rid, name_taken(&name));

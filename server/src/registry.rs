@@ -15,7 +15,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use crate::config::Config;
 use crate::room::RoomCommand;
-use crate::store::{AccountRow, PlayerRow, Store, name_key};
+use crate::store::{AccountRow, PlayerRow, Store, look_key, name_key};
 
 /// A player identity: public id, secret token and display name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,6 +139,27 @@ impl Rooms {
     }
 }
 
+/// Registered accounts, by name and by look.
+#[derive(Default)]
+struct Accounts {
+    /// By name key (lower case): sign-in finds an account here.
+    by_name: HashMap<String, Account>,
+    /// Name keys by look key: a name that could pass for a registered one
+    /// is taken too. (Accounts registered before look keys existed may
+    /// share one; the first keeps it, and each still signs in by its name.)
+    by_look: HashMap<String, String>,
+}
+
+impl Accounts {
+    fn insert(&mut self, account: Account) {
+        let key = name_key(&account.name);
+        self.by_look
+            .entry(look_key(&account.name))
+            .or_insert_with(|| key.clone());
+        self.by_name.insert(key, account);
+    }
+}
+
 /// The shared state: config, store, identities, rooms and the lobby feed.
 pub struct Shared {
     /// Settings.
@@ -147,8 +168,8 @@ pub struct Shared {
     pub store: Store,
     /// Identities by token.
     players: Mutex<HashMap<String, Arc<Identity>>>,
-    /// Registered accounts by name key (lower case).
-    accounts: Mutex<HashMap<String, Account>>,
+    /// Registered accounts.
+    accounts: Mutex<Accounts>,
     /// Recent sign-in failures by name key.
     sign_in_failures: Mutex<HashMap<String, Failures>>,
     /// Rooms by id, and who is seated where.
@@ -192,24 +213,19 @@ impl Shared {
                 )
             })
             .collect();
-        let accounts = accounts
-            .into_iter()
-            .map(|a| {
-                (
-                    name_key(&a.name),
-                    Account {
-                        player_id: a.player_id,
-                        name: a.name,
-                        hash: a.hash,
-                    },
-                )
-            })
-            .collect();
+        let mut reserved = Accounts::default();
+        for a in accounts {
+            reserved.insert(Account {
+                player_id: a.player_id,
+                name: a.name,
+                hash: a.hash,
+            });
+        }
         Shared {
             config,
             store,
             players: Mutex::new(players),
-            accounts: Mutex::new(accounts),
+            accounts: Mutex::new(reserved),
             sign_in_failures: Mutex::new(HashMap::new()),
             rooms: Mutex::new(Rooms::default()),
             lobby,
@@ -238,26 +254,48 @@ impl Shared {
         lock(&self.players).values().find(|i| i.id == id).cloned()
     }
 
-    /// The account that reserves a name, if any.
+    /// The account registered under exactly this name (any case), if any.
     pub fn account(&self, name: &str) -> Option<Account> {
-        lock(&self.accounts).get(&name_key(name)).cloned()
+        lock(&self.accounts).by_name.get(&name_key(name)).cloned()
     }
 
-    /// Reserves a name for an account, unless it is taken. The caller then
-    /// saves it; [`Shared::unreserve`] undoes this when saving fails.
+    /// The account whose name this one is or could pass for (any case, or
+    /// look-alike letters from other scripts), if any.
+    pub fn account_like(&self, name: &str) -> Option<Account> {
+        let accounts = lock(&self.accounts);
+        accounts
+            .by_name
+            .get(&name_key(name))
+            .or_else(|| {
+                let key = accounts.by_look.get(&look_key(name))?;
+                accounts.by_name.get(key)
+            })
+            .cloned()
+    }
+
+    /// Reserves a name for an account, unless it or a look-alike is taken.
+    /// The caller then saves it; [`Shared::unreserve`] undoes this when
+    /// saving fails.
     pub fn reserve(&self, account: Account) -> bool {
         let mut accounts = lock(&self.accounts);
-        let key = name_key(&account.name);
-        if accounts.contains_key(&key) {
+        if accounts.by_name.contains_key(&name_key(&account.name))
+            || accounts.by_look.contains_key(&look_key(&account.name))
+        {
             return false;
         }
-        accounts.insert(key, account);
+        accounts.insert(account);
         true
     }
 
     /// Forgets a reservation whose save failed.
     pub fn unreserve(&self, name: &str) {
-        lock(&self.accounts).remove(&name_key(name));
+        let mut accounts = lock(&self.accounts);
+        let key = name_key(name);
+        accounts.by_name.remove(&key);
+        let look = look_key(name);
+        if accounts.by_look.get(&look) == Some(&key) {
+            accounts.by_look.remove(&look);
+        }
     }
 
     /// Whether a sign-in for this name may be tried now.

@@ -1464,17 +1464,45 @@ impl Room {
                 })
                 .await;
             }
-            LiveGame::Backgammon(_) => {
+            LiveGame::Backgammon(game) => {
+                // By the rules the opponent may refuse a resignation: else a
+                // player about to lose a gammon would resign a single game.
                 let value = kind.unwrap_or(ResignKind::Single);
-                let entry = ActionRecord::Backgammon(BgAction::Resign {
-                    side: side_of(seat),
-                    value,
-                });
-                self.commit(entry, None, None).await?;
-                self.clear_offers(|_| true).await;
+                let offer = PendingOffer {
+                    kind: OfferKind::Resign,
+                    by: seat,
+                    value: Some(value),
+                };
+                if self.ai_seat(seat.other()).is_some() {
+                    let accepts = ai::accepts_resignation(game, side_of(seat.other()), value);
+                    self.emit(RoomEvent::OfferMade { offer });
+                    if !accepts {
+                        self.emit(RoomEvent::OfferDeclined { offer });
+                        return Ok(());
+                    }
+                    self.accept_resignation(offer).await?;
+                } else {
+                    // A new resignation replaces the player's earlier one.
+                    self.clear_offers(|o| o.kind == OfferKind::Resign && o.by == seat)
+                        .await;
+                    self.offers.push(offer);
+                    self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
+                    return Ok(());
+                }
             }
         }
         self.after_change().await;
+        Ok(())
+    }
+
+    /// Ends the Backgammon game as resigned at the offer's value.
+    async fn accept_resignation(&mut self, offer: PendingOffer) -> Result<(), Refusal> {
+        let entry = ActionRecord::Backgammon(BgAction::Resign {
+            side: side_of(offer.by),
+            value: offer.value.unwrap_or(ResignKind::Single),
+        });
+        self.commit(entry, None, None).await?;
+        self.clear_offers(|_| true).await;
         Ok(())
     }
 
@@ -1483,10 +1511,7 @@ impl Room {
         if !matches!(self.live, LiveGame::Gomoku(_)) {
             return Err(refuse(ErrorCode::IllegalMove, "draw offers are for Gomoku"));
         }
-        let offer = PendingOffer {
-            kind: OfferKind::Draw,
-            by: seat,
-        };
+        let offer = PendingOffer::new(OfferKind::Draw, seat);
         if self.offers.contains(&offer) {
             return Err(refuse(ErrorCode::IllegalMove, "you already offered a draw"));
         }
@@ -1544,10 +1569,7 @@ impl Room {
         if self.takeback_point(seat).is_none() {
             return Err(refuse(ErrorCode::IllegalMove, "nothing to take back"));
         }
-        let offer = PendingOffer {
-            kind: OfferKind::Takeback,
-            by: seat,
-        };
+        let offer = PendingOffer::new(OfferKind::Takeback, seat);
         if self.ai_seat(seat.other()).is_some() {
             self.emit(RoomEvent::OfferMade { offer });
             self.take_back(seat).await
@@ -1636,6 +1658,12 @@ impl Room {
                 self.take_back(offer.by).await
             }
             OfferKind::Rematch => self.start_rematch().await,
+            OfferKind::Resign => {
+                self.require_running()?;
+                self.accept_resignation(offer).await?;
+                self.after_change().await;
+                Ok(())
+            }
         }
     }
 
@@ -1653,10 +1681,7 @@ impl Room {
         if other_wants {
             self.start_rematch().await
         } else {
-            let offer = PendingOffer {
-                kind: OfferKind::Rematch,
-                by: seat,
-            };
+            let offer = PendingOffer::new(OfferKind::Rematch, seat);
             if !self.offers.contains(&offer) {
                 self.offers.push(offer);
                 self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;

@@ -305,3 +305,87 @@ fn td_training_is_reproducible_and_changes_the_weights() {
     tr.self_play_game(&mut net, 5);
     assert_ne!(net.to_bytes(), Network::random(8, 3).to_bytes());
 }
+
+/// The side that leaves as many blots as it can and never hits: the one
+/// that resigns in [`resignations_are_judged_by_what_playing_on_is_worth`].
+fn worst_play(m: &BgMatch, side: Side) -> tabula_shared::backgammon::Play {
+    let pos = m.position_for(side);
+    let GamePhase::Moving { dice, .. } = *m.phase() else {
+        panic!("not moving")
+    };
+    pos.legal_plays(dice)
+        .into_iter()
+        .max_by_key(|(play, after)| {
+            let blots = (1..=24).filter(|&p| after.checker(p) == 1).count() as i64;
+            let (_, theirs) = after.pip_count();
+            (5 * blots - i64::from(theirs), play.to_string())
+        })
+        .map(|(play, _)| play)
+        .expect("a play")
+}
+
+#[test]
+fn resignations_are_judged_by_what_playing_on_is_worth() {
+    use tabula_server::ai::backgammon::accepts_resignation;
+    let config = MatchConfig {
+        cube: false,
+        ..MatchConfig::default()
+    };
+    let mut refused_a_single = false;
+    let mut accepted_a_single_later = false;
+    for seed in 1..=6u64 {
+        let mut m = BgMatch::new(config).unwrap();
+        let mut rng = Rng::new(seed);
+        loop {
+            let d = rng.opening_dice();
+            if m.opening_roll(d.a, d.b).unwrap().is_some() {
+                break;
+            }
+        }
+        // At the start a single game is more than White expects.
+        assert!(accepts_resignation(&m, Side::White, 1));
+        for turn in 0..2000 {
+            match *m.phase() {
+                GamePhase::GameOver { .. } | GamePhase::MatchOver { .. } => break,
+                GamePhase::AwaitingRoll { side } => {
+                    if side == Side::Black {
+                        // A backgammon is all a game can bring: always taken.
+                        assert!(accepts_resignation(&m, Side::White, 3));
+                        let single = accepts_resignation(&m, Side::White, 1);
+                        let pos = m.position_for(Side::Black);
+                        if pos.x_off() > 0 {
+                            // No gammon left to play for.
+                            assert!(single, "seed {seed} turn {turn}");
+                        }
+                        refused_a_single |= !single;
+                        accepted_a_single_later |= single && turn > 10;
+                        // Refusing a gammon means more than a gammon expected.
+                        if !accepts_resignation(&m, Side::White, 2) {
+                            assert!(!single);
+                        }
+                    }
+                    m.roll(side, rng.dice()).unwrap();
+                }
+                GamePhase::Moving { side, .. } => {
+                    let play = if side == Side::White {
+                        let Some(Decision::Play(play)) =
+                            choose(Level::Beginner, &m, side, Duration::ZERO, seed)
+                        else {
+                            panic!("no play")
+                        };
+                        play
+                    } else {
+                        worst_play(&m, side)
+                    };
+                    m.play(side, &play).unwrap();
+                }
+                phase => panic!("unexpected phase {phase:?}"),
+            }
+        }
+    }
+    assert!(
+        refused_a_single,
+        "a crushed side's single-game resignation was never refused"
+    );
+    assert!(accepted_a_single_later);
+}

@@ -136,7 +136,10 @@ pub enum ClientMessage {
         /// What to do.
         action: PlayerAction,
     },
-    /// Resign the game. For Backgammon, `kind` says how much is given up.
+    /// Resign the game. For Backgammon, `kind` says how much is given up,
+    /// and a human opponent may refuse it (an `offer_made` of kind `resign`,
+    /// answered with `answer`); the AI accepts when it gives it at least what
+    /// it expects to win by playing on.
     Resign {
         /// The room.
         room_id: RoomId,
@@ -954,6 +957,8 @@ pub enum OfferKind {
     Takeback,
     /// A rematch request.
     Rematch,
+    /// A Backgammon resignation, which the opponent may accept or refuse.
+    Resign,
 }
 
 /// A pending offer and who made it.
@@ -963,6 +968,20 @@ pub struct PendingOffer {
     pub kind: OfferKind,
     /// By whom.
     pub by: Seat,
+    /// A resignation's value: a single game, a gammon or a backgammon.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<ResignKind>,
+}
+
+impl PendingOffer {
+    /// A draw, takeback or rematch offer.
+    pub fn new(kind: OfferKind, by: Seat) -> PendingOffer {
+        PendingOffer {
+            kind,
+            by,
+            value: None,
+        }
+    }
 }
 
 /// A chat line.
@@ -1335,21 +1354,50 @@ pub fn seat_of(side: Side) -> Seat {
     }
 }
 
-/// Checks and trims a display name: 1 to 24 characters, no control characters.
+/// Checks and tidies a display name: trimmed, each run of spaces inside it
+/// made one space, then 1 to 24 characters, with no control characters and
+/// no invisible ones (zero-width spaces, direction overrides and the like,
+/// with which a name could pass for another).
 ///
 /// # Errors
 /// A readable reason when the name is not acceptable.
 pub fn validate_name(name: &str) -> Result<String, String> {
-    let trimmed = name.trim();
-    let count = trimmed.chars().count();
+    let tidy = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let count = tidy.chars().count();
     if count == 0 {
         return Err("the name is empty".into());
     }
     if count > 24 {
         return Err("the name is longer than 24 characters".into());
     }
-    if trimmed.chars().any(char::is_control) {
+    if tidy.chars().any(char::is_control) {
         return Err("the name contains control characters".into());
     }
-    Ok(trimmed.to_string())
+    if tidy.chars().any(is_invisible) {
+        return Err("the name contains invisible characters".into());
+    }
+    Ok(tidy)
+}
+
+/// Format characters that show nothing, or turn the text around them: a
+/// name made with them can look exactly like another. The zero-width joiner
+/// (U+200D) and the tag characters stay allowed: emoji sequences and flags
+/// are made with them.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}' // soft hyphen
+            | '\u{034F}' // combining grapheme joiner
+            | '\u{061C}' // Arabic letter mark
+            | '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}' // Hangul fillers
+            | '\u{17B4}' | '\u{17B5}' // Khmer inherent vowels
+            | '\u{180B}'..='\u{180F}' // Mongolian selectors and vowel separator
+            | '\u{200B}' | '\u{200C}' // zero-width space and non-joiner
+            | '\u{200E}' | '\u{200F}' // direction marks
+            | '\u{202A}'..='\u{202E}' // direction embeddings and overrides
+            | '\u{2060}'..='\u{206F}' // word joiner, invisible operators, isolates
+            | '\u{FEFF}' // zero-width no-break space
+            | '\u{FFF9}'..='\u{FFFB}' // interlinear annotation
+            | '\u{1D173}'..='\u{1D17A}' // musical format characters
+    )
 }

@@ -82,6 +82,15 @@ async fn register_reserves_the_name_and_sign_in_works_from_any_client() {
     let mut guest = Client::connect(server.addr).await;
     let taken = hello(&mut guest, "  ADA ", None).await;
     assert_eq!(taken["code"], "name_taken", "{taken}");
+    // Nor a name that could pass for it: with a Cyrillic "А", with
+    // Cyrillic capitals, with a zero-width space.
+    for look_alike in ["\u{410}da", "АDА", "Ada\u{200B}"] {
+        let taken = hello(&mut guest, look_alike, None).await;
+        assert!(
+            taken["code"] == "name_taken" || taken["code"] == "invalid_name",
+            "{look_alike:?}: {taken}"
+        );
+    }
     // The connection stays usable: another name works.
     let welcome = hello(&mut guest, "Eve", None).await;
     assert_eq!(welcome["type"], "welcome");
@@ -98,6 +107,18 @@ async fn register_reserves_the_name_and_sign_in_works_from_any_client() {
         reply["type"], "registered",
         "Eve's own name is free: {reply}"
     );
+    // Register-time too: a guest who took "Μallory" (a Greek capital mu)
+    // while no account had the name cannot register it once "Mallory" has.
+    let mut greek = server.client("\u{39C}allory").await;
+    let mut mallory = server.client("Mallory").await;
+    let reply = mallory
+        .request(json!({"type": "register", "password": PASSWORD}))
+        .await;
+    assert_eq!(reply["type"], "registered", "{reply}");
+    let reply = greek
+        .request(json!({"type": "register", "password": PASSWORD}))
+        .await;
+    assert_eq!(reply["code"], "name_taken", "{reply}");
 
     // Wrong password and unknown name: one generic error.
     let mut other = Client::connect(server.addr).await;

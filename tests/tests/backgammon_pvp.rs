@@ -115,3 +115,64 @@ async fn pvp_backgammon_with_a_taken_double_and_a_gammon() {
     assert_eq!(game_over["event"]["result"], result);
     server.stop().await;
 }
+
+/// A resignation is an offer: the opponent may refuse it and play on, or
+/// accept it, and the game ends at the value offered.
+#[tokio::test]
+async fn a_resignation_can_be_refused_and_then_accepted() {
+    let server = TestServer::start().await;
+    let mut white = server.client("White").await;
+    let mut black = server.client("Black").await;
+    let mut eve = server.client("Eve").await;
+    let (room, _) = white
+        .create(backgammon_options(json!({"kind": "human"}), "white", 0))
+        .await;
+    black.join(&room, "player").await;
+    eve.join(&room, "spectator").await;
+    white.event("game_started").await;
+
+    let offered = white
+        .request(json!({"type": "resign", "room_id": room, "kind": "gammon"}))
+        .await;
+    assert_eq!(offered["type"], "ok", "{offered}");
+    for c in [&mut black, &mut eve] {
+        let made = c.event("offer_made").await;
+        assert_eq!(
+            made["event"]["offer"],
+            json!({"kind": "resign", "by": "first", "value": "gammon"}),
+            "{made}"
+        );
+    }
+    // Black refuses: the game goes on.
+    let refused = black
+        .request(json!({"type": "answer", "room_id": room, "request": "resign", "accept": false}))
+        .await;
+    assert_eq!(refused["type"], "ok", "{refused}");
+    white.event("offer_declined").await;
+    let (snap, _) = state(&mut white, &room).await;
+    assert!(snap["snapshot"]["result"].is_null(), "{snap}");
+    assert_eq!(snap["snapshot"]["offers"], json!([]), "{snap}");
+    // Nobody can accept a refused resignation.
+    let late = black
+        .request(json!({"type": "answer", "room_id": room, "request": "resign", "accept": true}))
+        .await;
+    assert_eq!(late["code"], "illegal_move", "{late}");
+
+    // A single game this time, accepted: Black wins one point.
+    white
+        .request(json!({"type": "resign", "room_id": room, "kind": "single"}))
+        .await;
+    black.event("offer_made").await;
+    let accepted = black
+        .request(json!({"type": "answer", "room_id": room, "request": "resign", "accept": true}))
+        .await;
+    assert_eq!(accepted["type"], "ok", "{accepted}");
+    for c in [&mut white, &mut black, &mut eve] {
+        let over = c.event("game_over").await;
+        let result = &over["event"]["result"];
+        assert_eq!(result["winner"], "second", "{over}");
+        assert_eq!(result["reason"], "resigned", "{over}");
+        assert_eq!(result["score"], json!([0, 1]), "{over}");
+    }
+    server.stop().await;
+}

@@ -229,3 +229,29 @@ async fn a_backgammon_takeback_deals_the_same_dice_again() {
     assert_eq!(rolls_after(&after, cut), seen, "{after:?}");
     server.stop().await;
 }
+
+/// Against the AI a resignation is answered at once: at the start of a game
+/// a single game is more than the AI expects to win, so it accepts.
+#[tokio::test]
+async fn the_ai_accepts_a_resignation_worth_more_than_playing_on() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(backgammon_options(
+            json!({"kind": "ai", "level": "expert"}),
+            "white",
+            0,
+        ))
+        .await;
+    ada.event("game_started").await;
+    let reply = ada
+        .request(json!({"type": "resign", "room_id": room, "kind": "single"}))
+        .await;
+    assert_eq!(reply["type"], "ok", "{reply}");
+    let made = ada.event("offer_made").await;
+    assert_eq!(made["event"]["offer"]["kind"], "resign", "{made}");
+    let over = ada.event("game_over").await;
+    assert_eq!(over["event"]["result"]["winner"], "second", "{over}");
+    assert_eq!(over["event"]["result"]["reason"], "resigned", "{over}");
+    server.stop().await;
+}

@@ -35,6 +35,18 @@ impl From<AiLevel> for Level {
     }
 }
 
+/// Whether the AI playing `side` accepts the opponent's Backgammon
+/// resignation of `value` (see [`backgammon::accepts_resignation`]; every
+/// level judges the same way). Quick enough for the room's task: one
+/// network evaluation.
+pub fn accepts_resignation(
+    game: &tabula_shared::backgammon::BgMatch,
+    side: tabula_shared::backgammon::Side,
+    value: tabula_shared::backgammon::ResignKind,
+) -> bool {
+    backgammon::accepts_resignation(game, side, value.result_kind().points())
+}
+
 /// The AI's decision for `seat` in `game`, within `budget`, reproducible for a
 /// given `seed`. `None` when the seat has nothing to do.
 pub fn choose(

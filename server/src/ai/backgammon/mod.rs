@@ -174,6 +174,58 @@ pub fn choose(
     }
 }
 
+/// Whether `side` accepts the opponent's resignation of `value` points (a
+/// single game, a gammon or a backgammon, before the cube).
+///
+/// With the Expert network (every level judges resignations with it): yes
+/// when `value` is at least the cubeless equity `side` expects by playing on,
+/// in points, from a 0-ply evaluation. Without it: yes only when `value`
+/// covers the most the game can still bring (a backgammon while the resigner
+/// has a checker on the bar or in `side`'s home board, else a gammon until
+/// the resigner has borne one off). Money-play reasoning in matches too: the
+/// match score does not change the decision.
+pub fn accepts_resignation(m: &BgMatch, side: Side, value: u32) -> bool {
+    let config = m.config();
+    if config.length == 0 && config.jacoby && m.cube().value <= 1 {
+        // The Jacoby rule: the game can only be worth a single now.
+        return true;
+    }
+    let resigner = side.opponent();
+    // Seen by the resigner: "x" is the resigner, "o" is `side`.
+    let pos = m.position_for(resigner);
+    let most = if pos.x_off() > 0 {
+        1
+    } else if pos.x_bar() > 0 || (19..=24).any(|p| pos.checker(p) > 0) {
+        3
+    } else {
+        2
+    };
+    if value >= most {
+        return true;
+    }
+    let Ok(net) = expert_network() else {
+        return false;
+    };
+    let judge = expert::Expert {
+        net,
+        use_bearoff: false,
+    };
+    // The evaluation is for the side on roll: the resigner's equity when it is
+    // the resigner's turn, `side`'s otherwise.
+    let on_roll = match *m.phase() {
+        GamePhase::AwaitingRoll { side: s }
+        | GamePhase::Moving { side: s, .. }
+        | GamePhase::CubeOffered { by: s } => s,
+        _ => resigner,
+    };
+    let expected = if on_roll == side {
+        nn::equity(&judge.probs_on_roll(&m.position_for(side)))
+    } else {
+        -nn::equity(&judge.probs_on_roll(&pos))
+    };
+    value as f32 >= expected
+}
+
 fn owner_for(m: &BgMatch, side: Side) -> cube::Owner {
     match m.cube().owner {
         None => cube::Owner::Centered,
