@@ -33,6 +33,10 @@ pub struct Config {
     pub dice_seed: Option<u64>,
     /// Finished rooms with nobody in them are closed after this long.
     pub finished_room_ttl: Duration,
+    /// A running game with nobody in it is closed (and forgotten) after
+    /// this long; until then its players can come back to it. Restarts do
+    /// not reset the count.
+    pub deserted_game_ttl: Duration,
     /// How long a starting server waits for one still shutting down on the
     /// same data directory (saving its rooms, telling its clients) to let go
     /// of it.
@@ -55,6 +59,7 @@ impl Default for Config {
             ai_budget: Duration::from_secs(1),
             dice_seed: None,
             finished_room_ttl: Duration::from_secs(600),
+            deserted_game_ttl: Duration::from_secs(24 * 3600),
             lock_wait: Duration::from_secs(10),
         }
     }

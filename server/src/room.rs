@@ -178,6 +178,10 @@ pub struct SavedRoom {
     /// roll (absent in rooms saved before they were kept).
     #[serde(default)]
     redeal: VecDeque<[u8; 2]>,
+    /// Since when (Unix ms) nobody has been in the room, so that a restart
+    /// does not give a deserted game a fresh idle time-out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    empty_since_ms: Option<i64>,
 }
 
 /// The room actor's state.
@@ -225,6 +229,17 @@ fn idx(seat: Seat) -> usize {
         Seat::First => 0,
         Seat::Second => 1,
     }
+}
+
+/// The instant a Unix time in ms was, as near as `Instant` can say; now
+/// when unknown (or in the future).
+fn instant_of_ms(ms: Option<i64>) -> Instant {
+    let now = Instant::now();
+    ms.and_then(|ms| {
+        let ago = u64::try_from(now_ms() - ms).ok()?;
+        now.checked_sub(Duration::from_millis(ago))
+    })
+    .unwrap_or(now)
 }
 
 fn now_ms() -> i64 {
@@ -382,6 +397,7 @@ pub fn create(
         game_started: false,
         spectators_muted: false,
         redeal: VecDeque::new(),
+        empty_since_ms: None,
     };
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
@@ -476,7 +492,7 @@ impl Room {
             ai_thinking: false,
             started_at: saved.started_at,
             game_no: saved.game_no,
-            empty_since: Some(Instant::now()),
+            empty_since: Some(instant_of_ms(saved.empty_since_ms)),
             me: tx.downgrade(),
             rx,
             shared,
@@ -629,6 +645,9 @@ impl Room {
             game_started: self.game_started,
             spectators_muted: self.muted,
             redeal: self.redeal.clone(),
+            empty_since_ms: self
+                .empty_since
+                .map(|t| now_ms() - t.elapsed().as_millis() as i64),
         }
     }
 
@@ -1834,7 +1853,7 @@ impl Room {
     fn idle_ttl(&self) -> Duration {
         if self.status() == RoomStatus::Playing {
             // A running game waits for its players much longer than the grace period.
-            Duration::from_secs(24 * 3600)
+            self.shared.config.deserted_game_ttl
         } else if self.status() == RoomStatus::Finished {
             self.shared.config.finished_room_ttl
         } else {

@@ -108,6 +108,45 @@ async fn graceful_shutdown_tells_clients_and_keeps_the_game() {
     server.stop().await;
 }
 
+/// A deserted game is closed after `deserted_game_ttl` counted from when
+/// its players left, across restarts: a restart does not start the count
+/// over.
+#[tokio::test]
+async fn a_restart_does_not_give_a_deserted_game_a_fresh_idle_time_out() {
+    let dir = tempfile::tempdir().expect("dir");
+    let config = || tabula_server::Config {
+        deserted_game_ttl: Duration::from_secs(4),
+        ..tabula_tests::test_config(dir.path())
+    };
+    let server = TestServer::start_with(config()).await;
+    let (mut ada, bob, room) = server.pvp_gomoku().await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "event"
+    );
+    let token = ada.token.clone();
+    ada.close().await;
+    bob.close().await;
+    // Deserted for 2.5 s on this server, then 2 s with no server at all.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    server.stop().await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    let server = TestServer::start_with(config()).await;
+    // The game's 4 s were over before the restart: it closes at once
+    // instead of waiting 4 s more.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let mut again = Client::connect(server.addr).await;
+    let welcome = again.hello("Ada", Some(&token)).await;
+    assert_eq!(welcome["rooms"], json!([]), "{welcome}");
+    let gone = again
+        .request(json!({"type": "join_room", "room_id": room, "role": "player"}))
+        .await;
+    assert_eq!(gone["code"], "not_found", "{gone}");
+    server.stop().await;
+}
+
 /// Ada (black) and Bob in a Gomoku room on `server`, three accepted moves
 /// each: Ada on row 7 and Bob on row 9, from column 4.
 async fn three_moves_each(server: &ChildServer) -> (Client, Client, String) {

@@ -71,14 +71,15 @@ struct Args {
     phases: Vec<String>,
     /// The peak ramp's moves per second per game, in order (the relay's;
     /// with both servers measured, Tabula's are half these). Steps are 2
-    /// apart (6-3%) from 32 to 60 (Tabula's: 1 apart from 16 to 30), where
-    /// the two servers saturate on this machine: with steps 7-10% apart, a
-    /// ratio near 0.5 was decided by which way one step fell. (A Gomoku game
-    /// holds 225 moves, so a Tabula step above 56 moves/s for 4 s runs out
-    /// of board and fails as not kept up with.)
+    /// apart (12-3%) from 16 to 60 (Tabula's: 1 apart from 8 to 30), where
+    /// the two servers saturate on machines of this kind (relay 40-55 on a
+    /// fast day, 20 on a slow one): with steps 7-10% apart, a ratio near 0.5
+    /// was decided by which way one step fell. (A Gomoku game holds 225
+    /// moves, so a Tabula step above 56 moves/s for 4 s runs out of board
+    /// and fails as not kept up with.)
     #[arg(
         long,
-        default_value = "2,4,8,16,24,28,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,64,72,80,96",
+        default_value = "2,4,8,12,16,18,20,22,24,26,28,30,32,34,36,38,40,42,44,46,48,50,52,54,56,58,60,64,72,80,96",
         value_delimiter = ','
     )]
     rates: Vec<f64>,
