@@ -1499,7 +1499,11 @@ impl Room {
                         self.emit(RoomEvent::OfferDeclined { offer });
                         return Ok(());
                     }
-                    self.accept_resignation(offer).await?;
+                    if let Err(refusal) = self.accept_resignation(offer).await {
+                        // Not saved: the game goes on, and the offer is over.
+                        self.emit(RoomEvent::OfferDeclined { offer });
+                        return Err(refusal);
+                    }
                 } else {
                     // A new resignation replaces the player's earlier one.
                     self.clear_offers(|o| o.kind == OfferKind::Resign && o.by == seat)
