@@ -732,6 +732,77 @@ fn finished_games_are_in_the_history_and_replay() {
     assert!(has_text(&h, "White resigns a backgammon — Black wins"));
 }
 
+/// A Backgammon resignation between two people: offered from the Resign
+/// menu, refused from the offer box (the game goes on), offered again for
+/// less and accepted.
+#[test]
+fn a_backgammon_resignation_is_offered_refused_and_accepted() {
+    let server = start_server();
+    let mut ada = app(&server, "Ada");
+    connect(&mut ada);
+    let mut bob = app(&server, "Bob");
+    connect(&mut bob);
+
+    ada.state_mut().settings.create.length = 0;
+    click_label(&mut ada, "Create room…");
+    click_label(&mut ada, "Backgammon");
+    click_label(&mut ada, "Human");
+    click_label(&mut ada, "White");
+    click_label(&mut ada, "Create");
+    wait_until(&mut bob, "the room in the lobby", |a| {
+        a.lobby().count() == 1
+    });
+    bob.step();
+    click_label(&mut bob, "Join");
+    let playing = |a: &TabulaApp| {
+        a.room()
+            .and_then(|r| r.summary.as_ref())
+            .is_some_and(|s| s.status == RoomStatus::Playing)
+    };
+    wait_until(&mut ada, "the game to start", playing);
+    wait_until(&mut bob, "the game to start", playing);
+
+    click_label(&mut ada, "Resign");
+    click_label(&mut ada, "Resign a gammon");
+    wait_until(&mut bob, "the offer", |a| {
+        a.room().is_some_and(|r| !r.offers.is_empty())
+    });
+    bob.step();
+    assert!(has_text(&bob, "Ada offers to resign a gammon."));
+    wait_until(&mut ada, "our offer shown", |a| {
+        a.room().is_some_and(|r| !r.offers.is_empty())
+    });
+    ada.step();
+    assert!(has_text(&ada, "You offered to resign a gammon; waiting"));
+
+    click_label(&mut bob, "Decline");
+    wait_until(&mut ada, "the refusal", |a| {
+        a.room().is_some_and(|r| r.offers.is_empty())
+    });
+    ada.step();
+    assert!(has_text(
+        &ada,
+        "Your resignation of a gammon was refused: play on"
+    ));
+    assert!(ada.state().room().is_some_and(|r| r.game_id.is_none()));
+
+    click_label(&mut ada, "Resign");
+    click_label(&mut ada, "Resign a single game");
+    wait_until(&mut bob, "the second offer", |a| {
+        a.room().is_some_and(|r| !r.offers.is_empty())
+    });
+    bob.step();
+    assert!(has_text(&bob, "Ada offers to resign a single game."));
+    click_label(&mut bob, "Accept");
+    for h in [&mut ada, &mut bob] {
+        wait_until(h, "the end", |a| {
+            a.room().is_some_and(|r| r.game_id.is_some())
+        });
+    }
+    bob.step();
+    assert!(has_text(&bob, "You win!"));
+}
+
 #[test]
 fn a_rated_game_updates_the_leaderboard() {
     let server = start_server();
