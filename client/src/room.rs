@@ -425,14 +425,7 @@ fn freeze(c: ClockState, at: Instant) -> ClockState {
 
 /// Drops the last `count` actions of a record.
 pub fn truncate(record: &mut GameRecord, count: usize) {
-    match record {
-        GameRecord::Gomoku { actions, .. } => {
-            actions.truncate(actions.len().saturating_sub(count));
-        }
-        GameRecord::Backgammon { actions, .. } => {
-            actions.truncate(actions.len().saturating_sub(count));
-        }
-    }
+    record.truncate(record.len().saturating_sub(count));
 }
 
 /// A readable name for an offer.

@@ -1256,14 +1256,7 @@ impl Room {
     /// applied but could not save: the game, the clock and the dice are as
     /// they were before it.
     fn undo_unsaved(&mut self, entry: &ActionRecord, clock_before: Option<Clock>) {
-        match &mut self.record {
-            GameRecord::Gomoku { actions, .. } => {
-                actions.pop();
-            }
-            GameRecord::Backgammon { actions, .. } => {
-                actions.pop();
-            }
-        }
+        self.record.truncate(self.record.len().saturating_sub(1));
         match self.record.replay() {
             Ok(live) => self.live = live,
             Err(e) => {

@@ -797,6 +797,14 @@ impl GameRecord {
         }
     }
 
+    /// Keeps the first `len` actions (all of them when there are fewer).
+    pub fn truncate(&mut self, len: usize) {
+        match self {
+            GameRecord::Gomoku { actions, .. } => actions.truncate(len),
+            GameRecord::Backgammon { actions, .. } => actions.truncate(len),
+        }
+    }
+
     /// Whether no action has been played.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
