@@ -7,5 +7,8 @@
 
 pub mod backgammon;
 pub mod export;
+pub mod game;
 pub mod gomoku;
+pub mod names;
 pub mod protocol;
+pub mod seat;

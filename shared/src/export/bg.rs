@@ -5,7 +5,7 @@ use crate::backgammon::{
     BgMatch, Dice, EndReason, GamePhase, GameResultKind, MatchConfig, Move, Play, ResignKind,
     RollOutcome, Side,
 };
-use crate::protocol::{BgAction, apply_bg};
+use crate::game::{BgAction, apply_bg};
 
 use super::ExportError;
 

@@ -1,10 +1,10 @@
 //! What the two Gomoku formats share: replaying a record for export, and
 //! rebuilding a record from a list of stones and choices on import.
 
+use crate::game::GameRecord;
 use crate::gomoku::{
     Gomoku, GomokuAction, GomokuConfig, Opening, Outcome, Point, Rule, Seat, Stone, Swap2Choice,
 };
-use crate::protocol::GameRecord;
 
 use super::{ExportError, ExportMeta, ImportError, ImportedGame};
 

@@ -95,7 +95,7 @@ pub(crate) fn write(
         // Not decided on the board: a resignation, a timeout or a draw
         // agreed, when the caller knows it.
         None => {
-            use crate::protocol::EndReason;
+            use crate::game::EndReason;
             if let Some(result) = &meta.result {
                 let suffix = match result.reason {
                     EndReason::Resigned => "R",

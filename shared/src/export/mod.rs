@@ -15,7 +15,7 @@
 //! [`ExportMeta::players`] is indexed by seat: `players[0]` is
 //! [`Seat::First`], `players[1]` is [`Seat::Second`]. In Backgammon the first
 //! seat plays White, which is GNU Backgammon's player 0 (see
-//! [`side_of`](crate::protocol::side_of)). In Gomoku the colours follow from
+//! [`side_of`](crate::seat::side_of)). In Gomoku the colours follow from
 //! the opening: with no opening rule the first seat is black; with swap2 the
 //! colours are whatever the swap2 choices made them.
 //!
@@ -61,8 +61,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::backgammon::BgError;
+use crate::game::{GameKind, GameRecord, ReplayError};
 use crate::gomoku::{GomokuError, Seat};
-use crate::protocol::{GameKind, GameRecord, ReplayError};
 
 mod bg;
 pub mod gnubg_sgf;
@@ -152,7 +152,7 @@ pub struct ExportMeta {
     /// How the game ended, when the record alone does not say (a Gomoku
     /// resignation, timeout or agreed draw); Gomoku SGF writes it as `RE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<crate::protocol::GameResult>,
+    pub result: Option<crate::game::GameResult>,
 }
 
 impl ExportMeta {

@@ -70,6 +70,9 @@ pub use board::{Board, DIRECTIONS, MAX_SIZE, MIN_SIZE, five_at, scan_fives};
 pub use game::{Gomoku, GomokuAction, GomokuRecord};
 pub use point::{NOTATION_MAX, Point};
 
+/// The seat type, shared by both games; see [`crate::seat`].
+pub use crate::seat::Seat;
+
 use serde::{Deserialize, Serialize};
 
 /// Which lines win, and whether black has forbidden points.
@@ -123,27 +126,6 @@ impl Stone {
         match self {
             Stone::Black => Stone::White,
             Stone::White => Stone::Black,
-        }
-    }
-}
-
-/// A player's seat, fixed for the whole game (colours may be decided later by
-/// swap2). With [`Opening::None`], `First` is black.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Seat {
-    /// The player who created/started the game; places the swap2 stones.
-    First,
-    /// The other player.
-    Second,
-}
-
-impl Seat {
-    /// The other seat.
-    pub const fn other(self) -> Seat {
-        match self {
-            Seat::First => Seat::Second,
-            Seat::Second => Seat::First,
         }
     }
 }

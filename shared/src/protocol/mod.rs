@@ -1,0 +1,70 @@
+//! The wire protocol between Tabula clients and the server.
+//!
+//! Every frame is one JSON text frame holding one message. Client frames
+//! decode to [`ClientFrame`] (a [`ClientMessage`] plus an optional
+//! `request_id`); server frames encode from [`ServerFrame`]. Both message
+//! enums are tagged by a `"type"` field in `snake_case`.
+//!
+//! Game state travels as a *record*: the game options plus the list of
+//! [`GomokuAction`](crate::gomoku::GomokuAction)s or [`BgAction`]s played so
+//! far. A client rebuilds the game from the record
+//! ([`Game::from_record`](crate::game::Game::from_record)), and then applies
+//! each new action from an [`RoomEvent::Action`] event. The server stays the
+//! only judge of legality.
+//!
+//! This module owns the wire types only: the game's own types (records,
+//! actions, results) live in [`crate::game`], seats in [`crate::seat`], and
+//! are re-exported here because messages carry them.
+//!
+//! `docs/PROTOCOL.md` documents every message with an example; a test parses
+//! every example in that document.
+
+mod accounts;
+mod client;
+mod options;
+mod room;
+mod server;
+
+pub use accounts::{
+    AiRating, FinishedGame, GameSummary, LeaderboardEntry, LeaderboardPeriod, RatingChange,
+};
+pub use client::{ClientFrame, ClientMessage, DecodeError};
+pub use options::{AiLevel, ColourChoice, Opponent, RoomOptions, TimeControl};
+pub use room::{
+    ChatLine, ClockState, OfferKind, PendingOffer, PlayerInfo, Role, RoomEvent, RoomSnapshot,
+    RoomStatus, RoomSummary, SeatInfo,
+};
+pub use server::{ErrorCode, ServerFrame, ServerMessage};
+
+/// Game types that messages carry.
+pub use crate::game::{
+    ActionRecord, BgAction, EndReason, GameKind, GameOptions, GameRecord, GameResult, PlayerAction,
+};
+/// Kept at their old paths while the server and the client move to
+/// [`crate::game`], [`crate::seat`] and [`crate::names`].
+pub use crate::game::{LiveGame, ReplayError, apply_bg, apply_gomoku};
+pub use crate::names::validate_name;
+pub use crate::seat::{seat_of, side_of};
+
+/// The protocol version a client announces in its `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The largest frame the server accepts, in bytes (64 KiB).
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// A room's id, chosen by the server.
+pub type RoomId = String;
+/// A player's public id, chosen by the server.
+pub type PlayerId = String;
+
+fn default_true() -> bool {
+    true
+}
+
+fn default_page() -> u32 {
+    20
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}

@@ -1,0 +1,86 @@
+//! What a room's creator chooses: the game and its rules, the opponent
+//! (a person or an AI level), the colour, the clock, privacy, takebacks and
+//! rating.
+
+use serde::{Deserialize, Serialize};
+
+use super::{GameOptions, default_true, is_false};
+
+/// The AI levels, by the names shown to players.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AiLevel {
+    /// The seed's scoring table (Gomoku) or tuned heuristic (Backgammon).
+    Beginner,
+    /// A shallow search (Gomoku) or the heuristic with a 1-ply look-ahead (Backgammon).
+    Intermediate,
+    /// Full strength.
+    Expert,
+}
+
+impl AiLevel {
+    /// Every level, weakest first.
+    pub const ALL: [AiLevel; 3] = [AiLevel::Beginner, AiLevel::Intermediate, AiLevel::Expert];
+}
+
+/// Who sits in the seat opposite the creator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Opponent {
+    /// Another person, who joins from the lobby or by code.
+    Human,
+    /// The built-in AI at a level.
+    Ai {
+        /// How strong.
+        level: AiLevel,
+    },
+}
+
+/// The colour the creator asks for.
+///
+/// For Gomoku, black is the player who moves first (with swap2, the player who
+/// places the first three stones). For Backgammon, the colours name the sides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ColourChoice {
+    /// Black, or the first seat.
+    Black,
+    /// White, or the second seat.
+    White,
+    /// Decided by the server.
+    #[default]
+    Random,
+}
+
+/// A Fischer clock: a starting budget plus an increment per move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TimeControl {
+    /// Starting time per player, in seconds.
+    pub initial_secs: u32,
+    /// Seconds added after each of the player's moves.
+    pub increment_secs: u32,
+}
+
+/// Everything chosen when a room is created.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoomOptions {
+    /// The game and its rules.
+    pub game: GameOptions,
+    /// Human or AI.
+    pub opponent: Opponent,
+    /// The creator's colour.
+    #[serde(default)]
+    pub colour: ColourChoice,
+    /// An optional Fischer clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<TimeControl>,
+    /// Private rooms are not listed and are joined by code.
+    #[serde(default)]
+    pub private: bool,
+    /// Whether takeback requests are allowed (default true).
+    #[serde(default = "default_true")]
+    pub takebacks: bool,
+    /// Rated rooms (human opponents, both registered) update Glicko-2 ratings.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rated: bool,
+}

@@ -1,0 +1,235 @@
+//! What the server sends: [`ServerFrame`], [`ServerMessage`] and the
+//! machine-readable [`ErrorCode`]s.
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    AiRating, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod, PlayerId,
+    Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
+};
+use crate::seat::Seat;
+
+/// A server frame: one message and, for replies, the request's id.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerFrame {
+    /// The `request_id` of the request this answers, if it carried one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request_id: Option<u64>,
+    /// The message.
+    #[serde(flatten)]
+    pub message: ServerMessage,
+}
+
+impl ServerFrame {
+    /// A frame that answers nothing in particular.
+    pub fn push(message: ServerMessage) -> ServerFrame {
+        ServerFrame {
+            request_id: None,
+            message,
+        }
+    }
+
+    /// The text of an `event` frame holding [`RoomEvent::Action`], put
+    /// together from the action's and the clock's JSON, which the server has
+    /// already written for its store, instead of serialising both again.
+    /// It is byte for byte what [`ServerFrame::encode`] makes of the same
+    /// frame; `clock` is `None` for a room without a clock.
+    pub fn action_event(room_id: &str, seq: u64, action: &str, clock: Option<&str>) -> String {
+        let room_id = serde_json::to_string(room_id).unwrap_or_default();
+        let mut text = String::with_capacity(80 + room_id.len() + action.len());
+        text.push_str(r#"{"type":"event","room_id":"#);
+        text.push_str(&room_id);
+        text.push_str(r#","seq":"#);
+        text.push_str(&seq.to_string());
+        text.push_str(r#","event":{"kind":"action","action":"#);
+        text.push_str(action);
+        if let Some(clock) = clock {
+            text.push_str(r#","clock":"#);
+            text.push_str(clock);
+        }
+        text.push_str("}}");
+        text
+    }
+
+    /// Encodes the frame as JSON text.
+    pub fn encode(&self) -> String {
+        // Serialising these plain data types cannot fail: every map key is a string.
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            String::from("{\"type\":\"error\",\"code\":\"internal\",\"message\":\"encode failed\"}")
+        })
+    }
+}
+
+/// Every message the server sends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMessage {
+    /// The answer to `hello`.
+    Welcome {
+        /// The server's protocol version.
+        protocol: u32,
+        /// Your public id.
+        player_id: PlayerId,
+        /// Your display name as accepted (trimmed).
+        name: String,
+        /// Secret: present it in a later `hello` to get this identity back. Never shown to others.
+        token: String,
+        /// Rooms where you hold a seat in a game that is not over; rejoin them with `join_room`.
+        rooms: Vec<RoomId>,
+        /// Whether this identity is a registered account (else a guest).
+        #[serde(default, skip_serializing_if = "is_false")]
+        registered: bool,
+    },
+    /// Your display name is now a registered account.
+    Registered {
+        /// The reserved name.
+        name: String,
+    },
+    /// A page of your finished games, newest first.
+    GameList {
+        /// How many were skipped.
+        offset: u32,
+        /// How many you have in all.
+        total: u32,
+        /// This page.
+        games: Vec<GameSummary>,
+    },
+    /// One finished game with its record.
+    Game {
+        /// The game.
+        game: Box<FinishedGame>,
+    },
+    /// A leaderboard.
+    Leaderboard {
+        /// Which game.
+        game: GameKind,
+        /// All time or the last 7 days.
+        period: LeaderboardPeriod,
+        /// The top players, best first.
+        entries: Vec<LeaderboardEntry>,
+        /// The AI levels' fixed ratings, for comparison.
+        ai: Vec<AiRating>,
+    },
+    /// The public rooms.
+    RoomList {
+        /// Every listed room.
+        rooms: Vec<RoomSummary>,
+    },
+    /// A listed room appeared or changed.
+    RoomUpdated {
+        /// Its new summary.
+        room: RoomSummary,
+    },
+    /// A listed room closed.
+    RoomRemoved {
+        /// Which.
+        room_id: RoomId,
+    },
+    /// You are in a room; a `snapshot` or the missed `event`s follow.
+    Joined {
+        /// The room.
+        room_id: RoomId,
+        /// Player or spectator.
+        role: Role,
+        /// Your seat, when you play.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// You left a room.
+    Left {
+        /// The room.
+        room_id: RoomId,
+    },
+    /// A room's full state.
+    Snapshot {
+        /// The room.
+        room_id: RoomId,
+        /// Everything.
+        snapshot: Box<RoomSnapshot>,
+    },
+    /// One numbered room event. Numbers rise by one per room with no gaps.
+    Event {
+        /// The room.
+        room_id: RoomId,
+        /// The event's sequence number.
+        seq: u64,
+        /// What happened.
+        event: RoomEvent,
+    },
+    /// A request succeeded and has no other reply.
+    Ok,
+    /// A request failed; nothing changed.
+    Error {
+        /// Machine-readable reason.
+        code: ErrorCode,
+        /// Human-readable reason.
+        message: String,
+    },
+    /// The answer to `ping`.
+    Pong,
+    /// The server is shutting down; reconnect later with your token.
+    Shutdown {
+        /// Why.
+        message: String,
+    },
+}
+
+/// Machine-readable error reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The frame is not JSON, or not a JSON object.
+    BadJson,
+    /// The `type` is not one this server knows.
+    UnknownType,
+    /// A known type with a missing or malformed field.
+    BadRequest,
+    /// The first message must be `hello`, and only once.
+    HelloRequired,
+    /// The client speaks another protocol version.
+    UnsupportedVersion,
+    /// The display name is empty, too long or has control characters.
+    InvalidName,
+    /// The name is reserved by a registered account.
+    NameTaken,
+    /// Wrong account name or password (one error for both).
+    SignInFailed,
+    /// Only registered players may do this (rated rooms).
+    NotRegistered,
+    /// This identity is already a registered account.
+    AlreadyRegistered,
+    /// The password is too short or too long.
+    WeakPassword,
+    /// No finished game has that id.
+    UnknownGame,
+    /// Wrong server password or unknown resume token.
+    AuthFailed,
+    /// It is the other player's turn.
+    NotYourTurn,
+    /// The rules forbid this move or action now.
+    IllegalMove,
+    /// No free seat.
+    RoomFull,
+    /// No such room (or code).
+    NotFound,
+    /// You may not do that here (for example, a spectator trying to move).
+    Forbidden,
+    /// You have not joined that room.
+    NotInRoom,
+    /// Too many requests; slow down.
+    RateLimited,
+    /// The server refuses more (rooms, connections).
+    LimitReached,
+    /// Something broke on the server; the request had no effect.
+    Internal,
+}
+
+impl ServerMessage {
+    /// Shorthand for an error message.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> ServerMessage {
+        ServerMessage::Error {
+            code,
+            message: message.into(),
+        }
+    }
+}
