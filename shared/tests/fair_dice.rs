@@ -3,8 +3,7 @@
 //! caught; a million derived rolls look like fair dice.
 
 use tabula_shared::backgammon::fair_dice::{
-    DiceProof, DiceStats, DiceStream, RollPosition, ServerSeed, VerifyError, recorded_rolls,
-    verify,
+    DiceProof, DiceStats, DiceStream, RollPosition, ServerSeed, VerifyError, recorded_rolls, verify,
 };
 use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Side};
 use tabula_shared::protocol::{BgAction, GameRecord};
@@ -236,7 +235,10 @@ fn rolls_cut_by_a_takeback_are_dealt_again() {
     assert_eq!(dealt_again, cut_rolls);
     proof.reveal(&seed);
     assert!(proof.test_seed);
-    assert_eq!(verify(&actions, &proof), Ok(recorded_rolls(&actions).count()));
+    assert_eq!(
+        verify(&actions, &proof),
+        Ok(recorded_rolls(&actions).count())
+    );
 }
 
 /// Rolls derived in the test: a million would take about HMAC_ROLLS / ROLLS
@@ -259,7 +261,11 @@ fn a_million_derived_rolls_look_fair() {
         (observed as f64 - trials * p).abs() < 5.0 * sd
     };
     for (face, &count) in stats.faces.iter().enumerate() {
-        assert!(within(count, 1.0 / 6.0, 2.0 * n), "face {}: {count}", face + 1);
+        assert!(
+            within(count, 1.0 / 6.0, 2.0 * n),
+            "face {}: {count}",
+            face + 1
+        );
     }
     for ((dice, weight), &count) in Dice::ALL_21.iter().zip(&stats.rolls) {
         let p = f64::from(*weight) / 36.0;

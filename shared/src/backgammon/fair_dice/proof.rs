@@ -70,7 +70,10 @@ impl DiceProof {
     /// [`VerifyError::NotRevealed`], [`VerifyError::BadSeed`] or
     /// [`VerifyError::CommitmentMismatch`].
     pub fn revealed_seed(&self) -> Result<ServerSeed, VerifyError> {
-        let hex = self.server_seed.as_deref().ok_or(VerifyError::NotRevealed)?;
+        let hex = self
+            .server_seed
+            .as_deref()
+            .ok_or(VerifyError::NotRevealed)?;
         let seed = ServerSeed::from_hex(hex).map_err(|_| VerifyError::BadSeed)?;
         let computed = seed.commitment();
         if !computed.eq_ignore_ascii_case(&self.commitment) {

@@ -226,7 +226,10 @@ impl Iterator for GameRolls<'_> {
 
     fn next(&mut self) -> Option<[u8; 2]> {
         let at = self.at?;
-        self.at = at.roll.checked_add(1).map(|roll| RollPosition { roll, ..at });
+        self.at = at
+            .roll
+            .checked_add(1)
+            .map(|roll| RollPosition { roll, ..at });
         Some(self.stream.roll(at))
     }
 }
@@ -321,7 +324,10 @@ mod tests {
         assert_ne!(take(&base, 1), take(&DiceStream::new(&seed, ["ab", ""]), 1));
         assert_ne!(take(&base, 1), take(&base, 2));
         let other = ServerSeed::from_bytes([8; 32]);
-        assert_ne!(take(&base, 1), take(&DiceStream::new(&other, ["a", "b"]), 1));
+        assert_ne!(
+            take(&base, 1),
+            take(&DiceStream::new(&other, ["a", "b"]), 1)
+        );
         let at = RollPosition { game: 3, roll: 17 };
         let mut rolls = base.game(3);
         rolls.nth(16);
