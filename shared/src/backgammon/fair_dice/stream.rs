@@ -128,7 +128,8 @@ pub fn recorded_rolls(actions: &[BgAction]) -> impl Iterator<Item = RecordedRoll
 /// byte `v` below 252 gives the die `v % 6 + 1`, a byte from 252 up is
 /// skipped. The first two dice read are the roll: White's then Black's die
 /// for an opening roll, the two dice in order for a roll. (Block 1 is needed
-/// only when 31 of block 0's 32 bytes are rejected, about once in 10^51 rolls.)
+/// only when fewer than two of block 0's 32 bytes are kept: about once in
+/// 10^54 rolls.)
 #[derive(Clone)]
 pub struct DiceStream {
     /// The HMAC keyed with the server seed, with the scheme name and both
