@@ -12,6 +12,7 @@
 //! panics on bad input; errors are reported as [`BgError`].
 
 mod dice;
+pub mod fair_dice;
 mod game;
 mod ids;
 mod movegen;
