@@ -371,7 +371,7 @@ impl Handler {
                         .iter()
                         .map(|&level| AiRating {
                             level,
-                            rating: crate::ai::published_rating(game, level),
+                            rating: tabula_ai::published_rating(game, level),
                         })
                         .collect();
                     Ok(ServerMessage::Leaderboard {

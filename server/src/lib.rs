@@ -6,10 +6,10 @@
 //!   directory it cannot use before it listens.
 //! - `connection` owns one socket each; `room` runs one actor per room;
 //!   `registry` finds rooms and players; `store` is the SQLite file.
-//! - [`ai`] holds the AI players, which rooms run on the blocking pool.
+//! - The AI players live in the `tabula-ai` crate; rooms run them on the
+//!   blocking pool.
 
 mod accounts;
-pub mod ai;
 mod config;
 mod connection;
 mod outlet;
@@ -60,7 +60,7 @@ impl Server {
     /// weights fail their check (the server never runs a weaker AI under
     /// the Expert's name).
     pub async fn open(config: Config) -> Result<Server, ServerError> {
-        ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
+        tabula_ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
         // Off the runtime: it may wait for a server still shutting down on
         // the same directory (a restart) to let go of it.
         let dir = config.data_dir.clone();

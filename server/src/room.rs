@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
+use tabula_ai as ai;
 use tabula_shared::backgammon::{GamePhase, ResignKind};
 use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
 use tabula_shared::protocol::{
@@ -25,7 +26,6 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
-use crate::ai;
 use crate::outlet::{Outlet, SendError};
 use crate::registry::{Identity, Shared};
 use crate::store::{AppendedAction, FinishedGame};

@@ -4,16 +4,17 @@
 //! measures Expert nodes per second instead.
 //!
 //! ```text
-//! cargo run --release --bin gomoku-arena -- --a expert --b beginner \
+//! cargo run --release -p tabula-ai --bin gomoku-arena -- --a expert --b beginner \
 //!     --openings 50 --budget-ms 200 --rule freestyle --size 15
-//! cargo run --release --bin gomoku-arena -- --vcf-bench
+//! cargo run --release -p tabula-ai --bin gomoku-arena -- --vcf-bench
 //! ```
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use tabula_server::ai::Level;
-use tabula_server::ai::gomoku::{Decision, Limits, choose_with, expert_search, find_vcf, puzzles};
+use tabula_ai::Level;
+use tabula_ai::gomoku::{Decision, Limits, choose_with, expert_search, find_vcf, puzzles};
+use tabula_ai::rng::mix;
 use tabula_shared::gomoku::{
     Board, Gomoku, GomokuConfig, Opening, Outcome, Point, Rule, Seat, Stone, five_at,
 };
@@ -98,14 +99,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
-}
-
-/// SplitMix64 for the opening generator.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// `n` openings of 2 to 4 stones within two points of the centre, kept
@@ -348,13 +341,9 @@ fn find_puzzles(args: &Args) {
         {
             continue;
         }
-        if let Some(f) = tabula_server::ai::gomoku::vcf_min_fours(
-            &board,
-            Stone::Black,
-            Rule::Freestyle,
-            16,
-            200_000,
-        ) && f >= 4
+        if let Some(f) =
+            tabula_ai::gomoku::vcf_min_fours(&board, Stone::Black, Rule::Freestyle, 16, 200_000)
+            && f >= 4
         {
             let rows = board_rows(&board);
             println!("fours {}: {:?}", f + 1, rows);
@@ -429,7 +418,7 @@ struct ChainState {
 /// until black has no VCF shorter than `max_fours + 1` moves; false when a
 /// shorter VCF cannot be cut.
 fn cut_shortcuts(st: &mut ChainState, max_fours: i32) -> bool {
-    use tabula_server::ai::gomoku::shortest_vcf;
+    use tabula_ai::gomoku::shortest_vcf;
     const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
     let short = |b: &Board| {
         if max_fours < 0 {
@@ -623,7 +612,7 @@ fn chain_puzzle(n: usize, seed: u64) -> Option<Board> {
     if count(&st.board, Stone::White) != count(&st.board, Stone::Black) {
         return None;
     }
-    let min = tabula_server::ai::gomoku::vcf_min_fours(
+    let min = tabula_ai::gomoku::vcf_min_fours(
         &st.board,
         Stone::Black,
         Rule::Freestyle,
@@ -671,7 +660,7 @@ fn replay(args: &Args, moves: &str) {
         let t = Instant::now();
         let r = expert_search(&board, stone, args.rule, limits, ply as u64);
         let ms = t.elapsed().as_secs_f64() * 1e3;
-        let beg = tabula_server::ai::gomoku::beginner::choose(&board, stone, args.rule, ply as u64);
+        let beg = tabula_ai::gomoku::beginner::choose(&board, stone, args.rule, ply as u64);
         println!(
             "{:>3} {stone:?} played {m:<4} expert {:<4} score {:>8} depth {:>2} nodes {:>8} {ms:>6.1} ms; beginner {}",
             ply + 1,

@@ -16,17 +16,17 @@
 //!   XG2 match equity table [`met`] for matches). Plays are chosen by
 //!   cubeless money equity, also in match play.
 //!
-//! The Expert's weights are compiled in (`server/data/bg-expert-v1.bin`
-//! through `include_bytes!`) and checked (magic, version, shape, checksum)
-//! at first use. The tests check that the embedded file loads, and
-//! `tabula_server::run` checks it before serving: a server whose weights
+//! The Expert's weights are compiled in (this crate's
+//! `data/bg-expert-v1.bin`, through `include_bytes!`) and checked (magic,
+//! version, shape, checksum) at first use. The tests check that the embedded
+//! file loads, and the server checks it before serving: a server whose weights
 //! fail the check refuses to start with a clear error rather than play a
 //! weaker AI under the Expert's name.
 //! Binaries can load another file with [`nn::Network::load`], which
 //! reports a missing or corrupt file as an error.
 //!
-//! The bear-off database is built in memory (about a second) by a
-//! background thread started at the Expert's first decision.
+//! The bear-off database is built in memory by a background thread started
+//! at the Expert's first decision.
 //!
 //! The lower levels' cube handling is simple: in a pure race they follow
 //! the 8-9-12 pip rule, otherwise they never double and always take.
@@ -47,7 +47,7 @@ use std::time::Duration;
 
 use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, Play, Position, Side};
 
-use crate::ai::Level;
+use crate::Level;
 
 /// A Backgammon AI decision.
 pub enum Decision {
@@ -64,7 +64,7 @@ pub enum Decision {
 }
 
 /// The committed Expert weights.
-pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../../data/bg-expert-v1.bin");
+pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v1.bin");
 
 /// The embedded Expert network, checked at first use.
 pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {

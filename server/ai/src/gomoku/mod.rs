@@ -42,14 +42,14 @@ pub mod beginner;
 mod pattern;
 mod pos;
 pub mod puzzles;
-mod rng;
 mod search;
 
 use std::time::Duration;
 
 use tabula_shared::gomoku::{Board, Gomoku, Phase, Point, Rule, Seat, Stone, Swap2Choice, renju};
 
-use crate::ai::Level;
+use crate::Level;
+use crate::rng::Rng;
 use pos::{Pos, color_of};
 use search::{Budget, Searcher, Settings};
 
@@ -289,6 +289,12 @@ pub fn vcf_min_fours(
     shortest_vcf(board, attacker, rule, max_depth, max_nodes).map(|l| l.len().div_ceil(2) - 1)
 }
 
+/// The Gomoku AI's generator for `seed`: its own salt, so that a seed gives
+/// the Gomoku levels a different stream from the Backgammon tools'.
+pub(crate) fn seeded_rng(seed: u64) -> Rng {
+    Rng::from_state(seed ^ 0x5DEE_CE66_D1CE_5EED)
+}
+
 /// Is `p` a legal point for `stone` (empty; not renju-forbidden for black)?
 fn legal(board: &Board, p: Point, stone: Stone, rule: Rule) -> bool {
     board.is_empty_at(p)
@@ -330,7 +336,7 @@ fn offset(board: &Board, (dx, dy): (i8, i8)) -> Option<Point> {
 /// The next of the three swap2 opening stones.
 fn opening_stone(board: &Board, seed: u64) -> Point {
     let placed = board.stone_count();
-    let start = rng::Rng::new(seed).below(OPENINGS.len());
+    let start = seeded_rng(seed).below_rem(OPENINGS.len() as u64) as usize;
     for k in 0..OPENINGS.len() {
         let shape = &OPENINGS[(start + k) % OPENINGS.len()];
         let prefix_ok = shape.iter().take(placed).enumerate().all(|(j, &o)| {
@@ -375,8 +381,8 @@ fn swap_choice(
     first_choice: bool,
 ) -> Swap2Choice {
     if level == Level::Beginner {
-        let mut rng = rng::Rng::new(seed);
-        return match rng.below(if first_choice { 3 } else { 2 }) {
+        let mut rng = seeded_rng(seed);
+        return match rng.below_rem(if first_choice { 3 } else { 2 }) {
             0 => Swap2Choice::PlayWhite,
             1 => Swap2Choice::PlayBlack,
             _ => Swap2Choice::PlaceTwo,

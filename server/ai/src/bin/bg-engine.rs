@@ -1,7 +1,7 @@
-//! Backgammon engine for the benchmark harness's `ext:` protocol
-//! (`/work/shared/bench/bgharness/README.md`): reads `move <POSID> <D1> <D2>`
-//! lines and answers the gnubg Position ID after the chosen play (mover's
-//! side, not switched); exits on EOF.
+//! Backgammon engine for the `ext:` protocol of bgharness, the benchmark
+//! harness that plays engines against GNU Backgammon: reads
+//! `move <POSID> <D1> <D2>` lines and answers the gnubg Position ID after the
+//! chosen play (mover's side, not switched); exits on EOF.
 //!
 //! `bg-engine --level beginner|intermediate|expert [--budget-ms 1000]
 //! [--weights FILE]` (default weights: the ones compiled into the server).
@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use tabula_server::ai::Level;
-use tabula_server::ai::backgammon::{self, expert::Expert, nn::Network};
+use tabula_ai::Level;
+use tabula_ai::backgammon::{self, expert::Expert, nn::Network};
 use tabula_shared::backgammon::{Dice, Position};
 
 #[derive(Clone, Copy, ValueEnum)]

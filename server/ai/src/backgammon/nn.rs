@@ -263,11 +263,19 @@ pub struct Activations {
     pub out: Probs,
 }
 
+impl Activations {
+    /// The hidden units' activations; the first [`Network::hidden`] are
+    /// the network's.
+    pub fn hidden(&self) -> &[f32; MAX_HIDDEN] {
+        &self.h
+    }
+}
+
 impl Network {
     /// A fresh network with small random weights (reproducible for `seed`).
     pub fn random(hidden: usize, seed: u64) -> Network {
         let hidden = hidden.clamp(1, MAX_HIDDEN);
-        let mut rng = super::play::Rng::new(seed);
+        let mut rng = crate::rng::Rng::new(seed);
         let mut r = |scale: f64| ((rng.unit() * 2.0 - 1.0) * scale) as f32;
         let w1 = (0..N_INPUTS * hidden).map(|_| r(0.1)).collect();
         let w2 = (0..N_OUT * (hidden + 1)).map(|_| r(0.1)).collect();
@@ -282,6 +290,13 @@ impl Network {
     /// Hidden units.
     pub fn hidden(&self) -> usize {
         self.hidden
+    }
+
+    /// The weights, for a trainer to change in place: input→hidden
+    /// (`[i * hidden + j]`) and hidden→output (`[o * (hidden + 1) + j]`,
+    /// `j == hidden` being the bias), as in the weights file.
+    pub fn weights_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.w1, &mut self.w2)
     }
 
     /// Forward pass on encoded inputs.
@@ -460,179 +475,5 @@ pub fn value_after(net: &Network, after: &Position) -> Probs {
     match terminal(after) {
         Some(t) => t,
         None => flip(&net.eval(&after.switch_sides())),
-    }
-}
-
-/// TD(λ) self-play trainer.
-///
-/// Values are tracked in the fixed perspective of the side that moved
-/// first. With λ = 0 the weights are updated online after every ply. With
-/// λ > 0 the game is played with fixed weights and the updates are applied
-/// at its end in the equivalent forward view: the gradient of ply `s` is
-/// weighted by `G_s = Σ_{t ≥ s} λ^{t-s} δ_t`, which equals offline TD(λ)
-/// with accumulating traces at the cost of TD(0).
-pub struct TdTrainer {
-    /// Learning rate.
-    pub alpha: f32,
-    /// Trace decay λ.
-    pub lambda: f32,
-    history: Vec<(Inputs, Activations, bool, Probs)>,
-}
-
-/// For component `k` of the fixed-perspective value, the net output it
-/// comes from and its sign when the *other* side is on roll.
-const SWAP: [usize; N_OUT] = [0, 3, 4, 1, 2];
-
-impl TdTrainer {
-    /// A trainer for `net`.
-    pub fn new(net: &Network, alpha: f32, lambda: f32) -> TdTrainer {
-        let _ = net;
-        TdTrainer {
-            alpha,
-            lambda,
-            history: Vec::with_capacity(128),
-        }
-    }
-
-    /// The value of the position with `a_on_roll` telling whether the
-    /// reference side is on roll.
-    fn fixed(out: &Probs, a_on_roll: bool) -> Probs {
-        if a_on_roll { *out } else { flip(out) }
-    }
-
-    /// Plays one self-play game with greedy 0-ply moves, learning online.
-    /// Returns the number of plies.
-    pub fn self_play_game(&mut self, net: &mut Network, seed: u64) -> u32 {
-        let mut rng = super::play::Rng::new(seed);
-        self.history.clear();
-        let mut pos = Position::START;
-        let mut a_on_roll = true;
-        let mut cands = Vec::with_capacity(64);
-        let mut plies = 0;
-        for ply in 0..5000u32 {
-            plies = ply + 1;
-            let inp = encode(&pos);
-            let act = net.forward(&inp);
-            let v_t = Self::fixed(&act.out, a_on_roll);
-            let dice = if ply == 0 {
-                rng.opening_dice()
-            } else {
-                rng.dice()
-            };
-            pos.legal_positions_into(dice, false, &mut cands);
-            let mut best = pos;
-            let mut best_eq = f32::NEG_INFINITY;
-            for c in &cands {
-                let e = equity(&value_after(net, c));
-                if e > best_eq {
-                    best_eq = e;
-                    best = *c;
-                }
-            }
-            let (v_next, done) = match terminal(&best) {
-                Some(t) => (Self::fixed(&t, a_on_roll), true),
-                None => {
-                    let next = best.switch_sides();
-                    let out = net.eval(&next);
-                    (Self::fixed(&out, !a_on_roll), false)
-                }
-            };
-            let mut delta = [0f32; N_OUT];
-            for k in 0..N_OUT {
-                delta[k] = v_next[k] - v_t[k];
-            }
-            if self.lambda > 0.0 {
-                self.history.push((inp, act, a_on_roll, delta));
-            } else {
-                Self::backprop(net, &inp, &act, &delta, a_on_roll, self.alpha);
-            }
-            if done {
-                break;
-            }
-            pos = best.switch_sides();
-            a_on_roll = !a_on_roll;
-        }
-        if self.lambda > 0.0 {
-            let mut g = [0f32; N_OUT];
-            for (inp, act, a_on_roll, delta) in self.history.iter().rev() {
-                for k in 0..N_OUT {
-                    g[k] = delta[k] + self.lambda * g[k];
-                }
-                Self::backprop(net, inp, act, &g, *a_on_roll, self.alpha);
-            }
-        }
-        net.games += 1;
-        plies
-    }
-
-    /// Net-output errors from fixed-perspective errors.
-    fn output_errors(delta: &Probs, a_on_roll: bool) -> Probs {
-        if a_on_roll {
-            *delta
-        } else {
-            let mut e = [0f32; N_OUT];
-            for k in 0..N_OUT {
-                let s = if k == 0 { -1.0 } else { 1.0 };
-                e[SWAP[k]] = s * delta[k];
-            }
-            e
-        }
-    }
-
-    fn backprop(
-        net: &mut Network,
-        inp: &Inputs,
-        act: &Activations,
-        delta: &Probs,
-        a_on_roll: bool,
-        alpha: f32,
-    ) {
-        let err = Self::output_errors(delta, a_on_roll);
-        let hn = net.hidden;
-        let mut gz = [0f32; N_OUT];
-        for o in 0..N_OUT {
-            let y = act.out[o];
-            gz[o] = alpha * err[o] * y * (1.0 - y);
-        }
-        let mut gh = [0f32; MAX_HIDDEN];
-        for o in 0..N_OUT {
-            let row = &mut net.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
-            for j in 0..hn {
-                gh[j] += gz[o] * row[j];
-                row[j] += gz[o] * act.h[j];
-            }
-            row[hn] += gz[o];
-        }
-        for j in 0..hn {
-            gh[j] *= act.h[j] * (1.0 - act.h[j]);
-        }
-        for (i, v) in inp.iter() {
-            let row = &mut net.w1[i * hn..(i + 1) * hn];
-            for (w, g) in row.iter_mut().zip(&gh[..hn]) {
-                *w += v * g;
-            }
-        }
-    }
-}
-
-/// The raw network as a greedy 0-ply [`super::play::Chooser`] (used by the
-/// trainer's benchmark).
-pub struct NetChooser<'a>(pub &'a Network);
-
-impl super::play::Chooser for NetChooser<'_> {
-    fn choose(
-        &mut self,
-        _before: &Position,
-        _dice: tabula_shared::backgammon::Dice,
-        candidates: &[Position],
-    ) -> usize {
-        let mut best = (0, f32::NEG_INFINITY);
-        for (i, c) in candidates.iter().enumerate() {
-            let e = equity(&value_after(self.0, c));
-            if e > best.1 {
-                best = (i, e);
-            }
-        }
-        best.0
     }
 }

@@ -6,12 +6,18 @@
 //! * `bg-train heuristic --seed S --games 3000 --iters N`: the seed article's
 //!   trainer for the Beginner heuristic's constants.
 
+mod heuristic;
+mod td;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use tabula_server::ai::backgammon::nn::{NetChooser, Network, TdTrainer};
-use tabula_server::ai::backgammon::play::{Pubeval, duplicate_match, mix_seed};
+use tabula_ai::backgammon::nn::Network;
+use tabula_ai::backgammon::play::{Pubeval, duplicate_match};
+use tabula_ai::rng::mix_seed;
+
+use crate::td::{NetChooser, TdTrainer};
 
 #[derive(Parser)]
 #[command(about = "Tabula backgammon trainers")]
@@ -200,7 +206,7 @@ fn td(a: TdArgs) {
 
 fn heuristic(seed: u64, games: u64, iters: u64) {
     let start = Instant::now();
-    let k = tabula_server::ai::backgammon::heuristic::train(seed, games, iters, &mut |line| {
+    let k = heuristic::train(seed, games, iters, &mut |line| {
         println!("[{:.0}s] {line}", start.elapsed().as_secs_f64());
     });
     println!("final: {k:?}");

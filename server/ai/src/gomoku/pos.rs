@@ -14,6 +14,7 @@
 use tabula_shared::gomoku::{Board, Point, Rule, Stone, renju};
 
 use super::pattern::{self, B4, DEAD, F3, F4, FIVE, NPAT, OVERLINE, POW3, Pat, key_pos};
+use crate::rng::Rng;
 
 /// Padding on each side (the pattern window reaches five cells).
 const PAD: usize = 5;
@@ -90,14 +91,6 @@ pub(crate) struct Pos {
     pub stones: Vec<usize>,
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 impl Pos {
     /// A position with the stones of `board`.
     pub fn from_board(board: &Board, rule: Rule) -> Pos {
@@ -112,10 +105,10 @@ impl Pos {
         }
         let exact_black = matches!(rule, Rule::Standard | Rule::Renju);
         let exact_white = rule == Rule::Standard;
-        let mut seed = 0x7AB0_1A00_5EED_u64;
+        let mut rng = Rng::from_state(0x7AB0_1A00_5EED);
         let zobrist = [
-            (0..len).map(|_| splitmix(&mut seed)).collect(),
-            (0..len).map(|_| splitmix(&mut seed)).collect(),
+            (0..len).map(|_| rng.next_u64()).collect(),
+            (0..len).map(|_| rng.next_u64()).collect(),
         ];
         let mut pos = Pos {
             n,
@@ -387,11 +380,11 @@ mod tests {
         let b = Board::new(15).unwrap();
         let mut pos = Pos::from_board(&b, Rule::Freestyle);
         let fresh = pos.clone();
-        let mut seed = 5u64;
+        let mut rng = Rng::from_state(5);
         let mut placed = Vec::new();
         for k in 0..60 {
-            let x = (splitmix(&mut seed) % 15) as u8;
-            let y = (splitmix(&mut seed) % 15) as u8;
+            let x = (rng.next_u64() % 15) as u8;
+            let y = (rng.next_u64() % 15) as u8;
             let i = pos.index(Point::new(x, y)).unwrap();
             if pos.cells[i] == EMPTY {
                 pos.make(i, k % 2);

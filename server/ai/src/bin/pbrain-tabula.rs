@@ -7,9 +7,8 @@
 //! value` (`timeout_turn`, `timeout_match`, `time_left`, `max_memory`,
 //! `rule`: bit 1 exactly five, bit 4 renju), `ABOUT`, `END`. With a
 //! `max_memory` (bytes, 0 for none) the hash tables are sized to at most
-//! half of it. Coordinates
-//! are zero-based `x,y`. Unknown commands get `UNKNOWN ...`, malformed
-//! ones `ERROR ...`; every answer is flushed.
+//! half of it. Coordinates are zero-based `x,y`. Unknown commands get
+//! `UNKNOWN ...`, malformed ones `ERROR ...`; every answer is flushed.
 //!
 //! Swap2: with 0 stones it answers three stones; with 3 stones `SWAP`
 //! (it takes black and the opponent plays white's move), one move (it
@@ -23,8 +22,8 @@
 use std::io::{BufRead, Write};
 use std::time::Duration;
 
-use tabula_server::ai::Level;
-use tabula_server::ai::gomoku::{Decision, Limits, best_move, choose_with};
+use tabula_ai::Level;
+use tabula_ai::gomoku::{Decision, Limits, best_move, choose_with};
 use tabula_shared::gomoku::{
     Board, Gomoku, GomokuConfig, Opening, Point, Rule, Seat, Stone, Swap2Choice,
 };

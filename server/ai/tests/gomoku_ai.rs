@@ -2,8 +2,8 @@
 //! search runs under a node limit, so results are reproducible and no test
 //! depends on the clock.
 
-use tabula_server::ai::Level;
-use tabula_server::ai::gomoku::{
+use tabula_ai::Level;
+use tabula_ai::gomoku::{
     Decision, Limits, best_move, choose_with, expert_search, find_vcf, puzzles, shortest_vcf,
     vcf_min_fours,
 };

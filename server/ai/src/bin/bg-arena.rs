@@ -11,11 +11,12 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tabula_server::ai::backgammon::expert::{Expert, ExpertChooser};
-use tabula_server::ai::backgammon::heuristic::{HeuristicChooser, TUNED};
-use tabula_server::ai::backgammon::nn::Network;
-use tabula_server::ai::backgammon::play::{Chooser, Pubeval, Rng, duplicate_match};
-use tabula_server::ai::backgammon::{self};
+use tabula_ai::backgammon::expert::{Expert, ExpertChooser};
+use tabula_ai::backgammon::heuristic::{HeuristicChooser, TUNED};
+use tabula_ai::backgammon::nn::Network;
+use tabula_ai::backgammon::play::{Chooser, Pubeval, duplicate_match};
+use tabula_ai::backgammon::{self};
+use tabula_ai::rng::Rng;
 use tabula_shared::backgammon::Position;
 
 #[derive(Parser)]
@@ -66,7 +67,7 @@ fn speed(net: &Network, n: usize, budget: Duration) {
     let x = Expert::new(net);
     // Build the bear-off database outside the timings.
     let t = Instant::now();
-    let _ = tabula_server::ai::backgammon::bearoff::BearoffDb::global();
+    let _ = tabula_ai::backgammon::bearoff::BearoffDb::global();
     println!(
         "bear-off database built in {:.0} ms",
         t.elapsed().as_secs_f64() * 1e3

@@ -5,62 +5,7 @@
 
 use tabula_shared::backgammon::{Dice, GameResultKind, Position};
 
-/// A small, fast, seedable PRNG (SplitMix64). Reproducible across platforms.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator seeded with `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x853c_49e6_748f_ea9b)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// A uniform integer in `0..n` (`n > 0`; 0 when `n == 0`).
-    pub fn below(&mut self, n: u64) -> u64 {
-        if n == 0 {
-            return 0;
-        }
-        ((u128::from(self.next_u64()) * u128::from(n)) >> 64) as u64
-    }
-
-    /// A uniform float in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A roll of two dice.
-    pub fn dice(&mut self) -> Dice {
-        Dice {
-            a: 1 + self.below(6) as u8,
-            b: 1 + self.below(6) as u8,
-        }
-    }
-
-    /// A roll of two different dice (the opening roll).
-    pub fn opening_dice(&mut self) -> Dice {
-        loop {
-            let d = self.dice();
-            if !d.is_double() {
-                return d;
-            }
-        }
-    }
-}
-
-/// Mixes a seed with a stream number into an independent seed.
-pub fn mix_seed(seed: u64, stream: u64) -> u64 {
-    let mut r = Rng::new(seed ^ stream.wrapping_mul(0xd1b5_4a32_d192_ed03));
-    r.next_u64()
-}
+use crate::rng::{Rng, mix_seed};
 
 /// Something that picks one of the legal results of a roll.
 pub trait Chooser {

@@ -1,13 +1,23 @@
-//! The AI players. Rooms call [`choose`] on the blocking pool; the answer goes
-//! through the same path as a human's action.
+//! `tabula-ai`: Tabula's AI players. The server's rooms call [`choose`] on
+//! the blocking pool; the answer goes through the same path as a human's
+//! action.
 //!
 //! - [`gomoku`]: Beginner (the seed's scoring table), Intermediate (shallow
 //!   alpha-beta), Expert (threat search).
 //! - [`backgammon`]: Beginner (the seed's tuned heuristic), Intermediate (the
-//!   same with a 1-ply look-ahead), Expert (a TD-trained network).
+//!   same with a 1-ply look-ahead), Expert (a TD-trained network whose
+//!   weights are compiled in from `data/bg-expert-v1.bin`).
+//! - [`rng`]: the one seeded generator every level, tool and test draws from.
+//!
+//! The crate depends on the game rules (`tabula-shared`) only. Its tools are
+//! binaries here: `pbrain-tabula` (Gomocup engine), `gomoku-arena`,
+//! `bg-engine` (bgharness engine), `bg-arena`, and `bg-train`, which holds
+//! the training code itself (TD(λ) self-play, the heuristic's tuner) so that
+//! the library does not.
 
 pub mod backgammon;
 pub mod gomoku;
+pub mod rng;
 
 use std::time::Duration;
 

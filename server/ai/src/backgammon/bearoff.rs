@@ -5,7 +5,7 @@
 //! rolls needed to bear everything off is computed by dynamic programming,
 //! each roll being played to minimise the expected number of rolls (the
 //! usual one-sided approximation). The full table is built once, in memory,
-//! at first use ([`BearoffDb::global`], a fraction of a second in release);
+//! at first use ([`BearoffDb::global`]);
 //! [`BearoffDb::lazy`] computes only the entries it is asked for (tests).
 //!
 //! In a race where both sides are home, the side on roll wins with

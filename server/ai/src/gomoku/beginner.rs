@@ -21,7 +21,7 @@
 
 use tabula_shared::gomoku::{Board, DIRECTIONS, Point, Rule, Stone, five_at, renju};
 
-use super::rng::Rng;
+use crate::rng::Rng;
 
 /// Score of a point that completes five.
 pub const WIN: i64 = 1_000_000_000;
@@ -101,10 +101,10 @@ pub fn choose(board: &Board, me: Stone, rule: Rule, seed: u64) -> Option<Point> 
         let c = b.size() / 2;
         return Some(Point::new(c, c));
     }
-    let mut rng = Rng::new(seed);
+    let mut rng = super::seeded_rng(seed);
     let (mine, my_points) = best_points(&mut b, me, rule);
     let (theirs, their_points) = best_points(&mut b, me.opponent(), rule);
-    let pick = |rng: &mut Rng, v: &[Point]| v.get(rng.below(v.len())).copied();
+    let pick = |rng: &mut Rng, v: &[Point]| v.get(rng.below_rem(v.len() as u64) as usize).copied();
     let legal_for_me = |b: &Board, p: Point| {
         !(rule == Rule::Renju && me == Stone::Black && renju::is_forbidden(b, p))
     };

@@ -11,8 +11,9 @@
 use tabula_shared::backgammon::Position;
 
 // Tesauro's published weights (the figures of pubeval.c, 1993), transcribed
-// from the independent listing in /work/shared/bench/bgharness/tests/
-// pubeval_weights_ref.txt (checked there against gnubg's pub_eval.c layout).
+// from the independent listing `tests/pubeval_weights_ref.txt` of the
+// bgharness benchmark harness (checked there against gnubg's pub_eval.c
+// layout).
 const WR: [f32; 122] = [
     0.00000, -0.17160, 0.27010, 0.29906, -0.08471, 0.00000, -1.40375, -1.05121, 0.07217, -0.01351,
     0.00000, -1.29506, -2.16183, 0.13246, -1.03508, 0.00000, -2.29847, -2.34631, 0.17253, 0.08302,

@@ -19,9 +19,9 @@
 //! The opponent's block and blot terms are subtracted (scored the same way
 //! from its side), so hits and blocks against the mover count.
 //!
-//! The constants were tuned by [`train`] (the article's trainer: a changed
-//! configuration is kept when it wins more than 51% of 3,000 games against
-//! the current one; here the games are played with duplicate dice).
+//! The constants were tuned by the article's trainer (`bg-train heuristic`:
+//! a changed configuration is kept when it wins more than 51% of 3,000 games
+//! against the current one; here the games are played with duplicate dice).
 //!
 //! The **probability score** (Intermediate) replaces the score of a play by
 //! minus the opponent's average best reply score over its 21 rolls. To keep
@@ -30,7 +30,7 @@
 
 use tabula_shared::backgammon::{Dice, Position};
 
-use super::play::{Chooser, Rng, duplicate_match};
+use super::play::Chooser;
 
 /// The heuristic's constants (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -59,10 +59,9 @@ pub const START: Params = Params {
     rb: 1.0,
 };
 
-/// The tuned constants used by Beginner and Intermediate, produced by
-/// `cargo run --release -p tabula-server --bin bg-train -- heuristic --seed 1 --games 3000 --iters 200`
-/// (200 trials, about 600,000 games, 10 minutes; two changes were kept:
-/// `bf` 2.0 -> 2.54 at trial 44 and -> 3.12 at trial 136).
+/// The tuned constants used by Beginner and Intermediate, produced from
+/// [`START`] by
+/// `cargo run --release -p tabula-ai --bin bg-train -- heuristic --seed 1 --games 3000 --iters 200`.
 pub const TUNED: Params = Params {
     cb: 2.0,
     cbp: 1.0,
@@ -217,50 +216,4 @@ impl Chooser for HeuristicChooser {
             best_static(candidates, &self.params)
         }
     }
-}
-
-/// The article's trainer: `iters` trials, each perturbing one constant of
-/// the current configuration; the change is kept when the new configuration
-/// wins more than 51% of `games` games (duplicate dice) against the current
-/// one. Progress goes to `log`. Returns the final constants.
-pub fn train(seed: u64, games: u64, iters: u64, log: &mut dyn FnMut(&str)) -> Params {
-    let mut rng = Rng::new(seed);
-    let mut cur = START;
-    for it in 0..iters {
-        let mut cand = cur;
-        let f = 0.6 + 0.8 * rng.unit();
-        match rng.below(6) {
-            0 => cand.cb = (cand.cb * f).clamp(0.5, 4.0),
-            1 => cand.cbp = (cand.cbp * f).clamp(0.05, 20.0),
-            2 => cand.bf = (cand.bf * f).clamp(0.05, 100.0),
-            3 => cand.bfp = (cand.bfp * f).clamp(0.05, 1000.0),
-            4 => cand.bt = (cand.bt + if rng.below(2) == 0 { -1.0 } else { 1.0 }).clamp(0.0, 24.0),
-            _ => cand.rb = (cand.rb * f).clamp(0.0, 20.0),
-        }
-        let mut a = HeuristicChooser {
-            params: cand,
-            one_ply: false,
-        };
-        let mut b = HeuristicChooser {
-            params: cur,
-            one_ply: false,
-        };
-        let s = duplicate_match(
-            &mut a,
-            &mut b,
-            games.div_ceil(2),
-            super::play::mix_seed(seed, it),
-        );
-        let keep = s.win_rate > 0.51;
-        log(&format!(
-            "trial {it}: {cand:?} wins {:.1}% ({:+.3} ppg) -> {}",
-            100.0 * s.win_rate,
-            s.ppg,
-            if keep { "kept" } else { "rejected" }
-        ));
-        if keep {
-            cur = cand;
-        }
-    }
-    cur
 }

@@ -1,0 +1,349 @@
+//! The main search ([`Searcher::think`]) and the safety check of its
+//! choice.
+//!
+//! # Main search
+//! Before searching, the root tries VCF, then VCT, for the side to move.
+//! Then iterative-deepening principal-variation search (negamax
+//! alpha-beta with null windows) with a Zobrist transposition table,
+//! killer moves and a history table, forced moves searched without using
+//! depth, a short threat quiescence (one extra ply of defences when the
+//! side to move faces an open three at the horizon), and at the leaves a
+//! small VCF for the side to move before the static evaluation: the
+//! pattern-value sums of both colours ([`crate::gomoku::pos::PAT_VALUE`]),
+//! the side to move's weighted 6/5 (its threats are realised first).
+//!
+//! # Safety check ([`Searcher::safety_check`], Expert)
+//! Threat search inside the main search, at ply one: the move the
+//! alpha-beta search chose is played only if the opponent then has no VCF
+//! (3 000 nodes) and no VCT (depth 6, 10 000 nodes); otherwise the next
+//! root moves are checked the same way (at most four in all). It catches
+//! the slow threat sequences (an open three leading to a VCF) that a
+//! depth-4 or depth-5 search misses under a short budget.
+
+use std::time::Instant;
+
+use super::table::{
+    EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, bits_within,
+};
+use super::{Budget, Node, Searcher, Thought, VCF_WIN, WIN, WIN_THRESHOLD};
+use crate::gomoku::pos::Color;
+
+impl Searcher {
+    /// Principal-variation search of `me` to move at `ply`, `depth` plies
+    /// left, in the window `(alpha, beta)`.
+    fn pvs(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: i32, me: Color) -> i32 {
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        let opp = 1 - me;
+        let key = self.pos.hash ^ self.side_key[me];
+        let slot = self.tt_slot(key);
+        let e = self.tt[slot];
+        let mut tt_move = NO_MOVE;
+        if e.key == key {
+            tt_move = e.best;
+            if i32::from(e.depth) >= depth {
+                let s = Self::from_tt(e.score, ply);
+                match e.flag {
+                    EXACT => return s,
+                    LOWER if s >= beta => return s,
+                    UPPER if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+        let (mut moves, child_depth) = match self.generate(me) {
+            Node::Win(_) => return WIN - ply,
+            Node::Lost => return -(WIN - ply - 1),
+            Node::WinSoon(_) => return WIN - ply - 2,
+            Node::Forced(b) => (vec![(b, 0)], depth),
+            Node::Moves(ms, defending) => {
+                // Threat quiescence (Expert): under an open three, keep
+                // searching the defences a few plies past the horizon.
+                if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
+                    (ms, depth - 1)
+                } else if depth <= 0 {
+                    if self.settings.leaf_vcf && !defending {
+                        let saved = (self.sub_limit, self.sub_aborted);
+                        self.sub_limit = self.nodes + 300;
+                        self.vcf_line.clear();
+                        let won = self.vcf(me, 12);
+                        (self.sub_limit, self.sub_aborted) = saved;
+                        if won {
+                            return VCF_WIN - ply;
+                        }
+                    }
+                    return self.pos.eval(me);
+                } else {
+                    (ms, depth - 1)
+                }
+            }
+        };
+        if moves.is_empty() {
+            // No candidate (empty or full board): static value.
+            return self.pos.eval(me);
+        }
+        let ply_u = (ply as usize).min(self.killers.len() - 1);
+        let killers = self.killers[ply_u];
+        for mv in moves.iter_mut() {
+            let m = mv.0 as u32;
+            if m == tt_move {
+                mv.1 += 1 << 28;
+            } else if m == killers[0] {
+                mv.1 += 1 << 20;
+            } else if m == killers[1] {
+                mv.1 += 1 << 19;
+            }
+            mv.1 += self.history[me][mv.0].min(1 << 18);
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.1));
+        moves.truncate(self.settings.width);
+        let orig_alpha = alpha;
+        let mut best = -WIN;
+        let mut best_move = NO_MOVE;
+        for (k, &(m, _)) in moves.iter().enumerate() {
+            self.pos.make(m, me);
+            let mut s;
+            if k == 0 {
+                s = -self.pvs(child_depth, -beta, -alpha, ply + 1, opp);
+            } else {
+                s = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1, opp);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs(child_depth, -beta, -alpha, ply + 1, opp);
+                }
+            }
+            self.pos.unmake(m, me);
+            if self.stopped {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = m as u32;
+            }
+            if s > alpha {
+                alpha = s;
+            }
+            if alpha >= beta {
+                if killers[0] != m as u32 {
+                    self.killers[ply_u] = [m as u32, killers[0]];
+                }
+                self.history[me][m] += depth.max(1) * depth.max(1);
+                break;
+            }
+        }
+        let flag = if best <= orig_alpha {
+            UPPER
+        } else if best >= beta {
+            LOWER
+        } else {
+            EXACT
+        };
+        self.tt[slot] = TtEntry {
+            key,
+            score: Self::to_tt(best, ply),
+            best: best_move,
+            depth: depth.clamp(-1, 127) as i8,
+            flag,
+        };
+        best
+    }
+
+    /// Chooses a move for `me` within `budget`.
+    pub fn think(&mut self, me: Color, budget: Budget) -> Thought {
+        let start = Instant::now();
+        // The main search gets 9/10 of the budget; the rest is kept for the
+        // safety check of the chosen move (Expert).
+        let (full_nodes, full_deadline) = (
+            self.nodes.saturating_add(budget.nodes),
+            budget.time.map(|t| start + t),
+        );
+        let main_share = |n: u64| {
+            if n == u64::MAX { n } else { n / 10 * 9 }
+        };
+        if self.settings.threat_search {
+            self.node_limit = self.nodes.saturating_add(main_share(budget.nodes));
+            self.deadline = budget.time.map(|t| start + t * 9 / 10);
+        } else {
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+        }
+        self.stopped = false;
+        let bits = if budget.nodes > 200_000 {
+            TT_BITS_LARGE
+        } else {
+            TT_BITS_SMALL + 2
+        };
+        let bits = bits_within(
+            bits,
+            std::mem::size_of::<TtEntry>(),
+            budget.memory.map(|b| b - b / 4),
+        );
+        if bits != self.tt_bits {
+            self.tt_bits = bits;
+            self.tt = vec![TtEntry::default(); 1 << bits];
+        }
+        self.limit_memory(budget.memory);
+        let done = |best, score| Thought {
+            best: Some(best),
+            score,
+            depth: 0,
+        };
+        let moves = match self.generate(me) {
+            Node::Win(i) => return done(i, WIN),
+            Node::WinSoon(i) => return done(i, WIN - 2),
+            Node::Forced(b) => return done(b, 0),
+            Node::Lost => {
+                let mut buf = Vec::new();
+                self.pos.five_points(1 - me, &mut buf);
+                return Thought {
+                    best: buf.first().copied(),
+                    score: -WIN,
+                    depth: 0,
+                };
+            }
+            Node::Moves(ms, defending) => {
+                if self.settings.threat_search {
+                    let share = |f: u32| {
+                        let n = if budget.nodes == u64::MAX {
+                            u64::MAX
+                        } else {
+                            budget.nodes / u64::from(f)
+                        };
+                        let t = budget.time.map(|t| start + t / f);
+                        (n, t)
+                    };
+                    let (n, t) = share(8);
+                    let saved = self.deadline;
+                    self.deadline = t.or(saved);
+                    let vcf = self.vcf_root(me, 40, n);
+                    let first = self.vcf_line.first().copied();
+                    self.stopped = false;
+                    if vcf && let Some(m) = first {
+                        self.deadline = saved;
+                        return done(m, VCF_WIN);
+                    }
+                    if !defending {
+                        let (n, t) = share(4);
+                        self.deadline = t.or(saved);
+                        let found = self.vct_root(me, 6, n);
+                        self.stopped = false;
+                        if let Some(m) = found {
+                            self.deadline = saved;
+                            return done(m, VCF_WIN);
+                        }
+                    }
+                    self.deadline = saved;
+                }
+                ms
+            }
+        };
+        let mut root: Vec<(usize, i32)> = moves
+            .into_iter()
+            .map(|(m, s)| (m, s + self.jitter[m]))
+            .collect();
+        root.sort_by_key(|m| std::cmp::Reverse(m.1));
+        root.truncate(self.settings.root_width);
+        let mut best = Thought {
+            best: root.first().map(|m| m.0),
+            score: 0,
+            depth: 0,
+        };
+        if root.len() <= 1 {
+            return best;
+        }
+        let opp = 1 - me;
+        for depth in 1..=self.settings.max_depth {
+            if let (Some(t), Some(d)) = (budget.time, self.deadline)
+                && depth > 1
+                && Instant::now() + t / 2 > d
+            {
+                break;
+            }
+            let mut alpha = -WIN - 1;
+            let beta = WIN + 1;
+            let mut iter_best: Option<(usize, i32)> = None;
+            for (k, slot) in root.iter_mut().enumerate() {
+                let m = slot.0;
+                self.pos.make(m, me);
+                let mut s;
+                if k == 0 {
+                    s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+                } else {
+                    s = -self.pvs(depth - 1, -alpha - 1, -alpha, 1, opp);
+                    if s > alpha && !self.stopped {
+                        s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+                    }
+                }
+                self.pos.unmake(m, me);
+                if self.stopped {
+                    break;
+                }
+                slot.1 = s;
+                if s > alpha {
+                    alpha = s;
+                    iter_best = Some((m, s));
+                }
+            }
+            if let Some((m, s)) = iter_best {
+                // A move that beat the previous best (searched first) is
+                // good even from an unfinished iteration.
+                best = Thought {
+                    best: Some(m),
+                    score: s,
+                    depth: if self.stopped { depth - 1 } else { depth },
+                };
+            }
+            if self.stopped {
+                break;
+            }
+            // Best first, the rest by their scores in this iteration.
+            root.sort_by_key(|m| std::cmp::Reverse(m.1));
+            if let Some(pos) = root.iter().position(|r| Some(r.0) == best.best) {
+                let r = root.remove(pos);
+                root.insert(0, r);
+            }
+            if best.score.abs() > WIN_THRESHOLD {
+                break;
+            }
+        }
+        if self.settings.threat_search && best.score.abs() <= WIN_THRESHOLD {
+            self.stopped = false;
+            self.node_limit = full_nodes;
+            self.deadline = full_deadline;
+            best = self.safety_check(me, best, &root);
+        }
+        best
+    }
+
+    /// Threat search inside the main search, at ply one: the chosen move
+    /// is kept only if the opponent has no VCF or VCT after it. Otherwise
+    /// the next moves in the root order are tried (at most four in all);
+    /// when all of them lose to a threat sequence, the search's choice
+    /// stands. Uses what is left of the budget.
+    fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
+        let opp = 1 - me;
+        let Some(first) = best.best else { return best };
+        let mut order = vec![(first, best.score)];
+        order.extend(root.iter().copied().filter(|m| m.0 != first));
+        for &(m, score) in order.iter().take(4) {
+            self.pos.make(m, me);
+            let saved = std::mem::take(&mut self.vcf_line);
+            let lost = self.vcf_root(opp, 30, 3_000) || self.vct_root(opp, 6, 10_000).is_some();
+            self.vcf_line = saved;
+            self.pos.unmake(m, me);
+            if self.stopped {
+                break;
+            }
+            if !lost {
+                return Thought {
+                    best: Some(m),
+                    score: if m == first { best.score } else { score },
+                    depth: best.depth,
+                };
+            }
+        }
+        self.stopped = false;
+        best
+    }
+}
