@@ -15,16 +15,18 @@ use tabula_shared::protocol::{
     ServerFrame, ServerMessage, validate_name,
 };
 use tokio::net::TcpStream;
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use crate::accounts;
+use crate::handle::{Caller, RoomCommand, RoomHandle};
+use crate::identity::Identity;
 use crate::outlet::{Drained, Outlet, WsStream};
-use crate::registry::{Account, Failures, Identity, Shared};
-use crate::room::{self, Caller, RoomCommand};
+use crate::registry::{Account, Failures, Shared};
+use crate::room;
 use crate::store::PlayerRow;
 use crate::store::{AccountRow, StoreError};
 
@@ -88,7 +90,7 @@ struct Handler {
     tx: Outlet,
     identity: Option<Arc<Identity>>,
     /// The rooms this connection joined, with their handles (looked up once).
-    rooms: HashMap<RoomId, mpsc::Sender<RoomCommand>>,
+    rooms: HashMap<RoomId, RoomHandle>,
     lobby: Option<broadcast::Receiver<Utf8Bytes>>,
     limit: RateLimit,
     sign_in_failures: Failures,
@@ -176,7 +178,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                     }
                     Err(broadcast::error::RecvError::Lagged(_)) => {
                         // Too slow for the feed: send the whole list again.
-                        let rooms = handler.shared.public_rooms();
+                        let rooms = handler.shared.lobby.public_rooms();
                         handler.reply(None, ServerMessage::RoomList { rooms });
                     }
                     Err(broadcast::error::RecvError::Closed) => handler.lobby = None,
@@ -320,9 +322,9 @@ impl Handler {
         match message {
             ClientMessage::ListRooms => {
                 if self.lobby.is_none() {
-                    self.lobby = Some(self.shared.watch_lobby());
+                    self.lobby = Some(self.shared.lobby.watch());
                 }
-                let rooms = self.shared.public_rooms();
+                let rooms = self.shared.lobby.public_rooms();
                 self.reply(rid, ServerMessage::RoomList { rooms });
             }
             ClientMessage::UnwatchLobby => {
@@ -402,7 +404,7 @@ impl Handler {
                     "too many wrong codes; wait a minute",
                 ),
             ),
-            ClientMessage::JoinByCode { code } => match self.shared.room_by_code(&code) {
+            ClientMessage::JoinByCode { code } => match self.shared.lobby.room_by_code(&code) {
                 Some(room_id) => {
                     let join = ClientMessage::JoinByCode { code };
                     self.forward(&room_id, identity, rid, join);
@@ -436,7 +438,7 @@ impl Handler {
         message: ClientMessage,
     ) {
         let known = self.rooms.get(room_id).filter(|h| !h.is_closed()).cloned();
-        let Some(handle) = known.or_else(|| self.shared.room(room_id)) else {
+        let Some(handle) = known.or_else(|| self.shared.lobby.room(room_id)) else {
             self.rooms.remove(room_id);
             self.reply(
                 request_id,
@@ -701,7 +703,7 @@ impl Handler {
                 tracing::error!(error = %e, "saving a player failed");
             }
         });
-        let rooms = self.shared.seated_rooms(&identity.id);
+        let rooms = self.shared.lobby.seated_rooms(&identity.id);
         self.reply(
             rid,
             ServerMessage::Welcome {

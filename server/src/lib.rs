@@ -4,14 +4,19 @@
 //!   passes ctrl-c, tests pass what they like. The desktop client calls its
 //!   two halves, [`Server::open`] and [`Server::serve`], to report a data
 //!   directory it cannot use before it listens.
-//! - `connection` owns one socket each; `room` runs one actor per room;
-//!   `registry` finds rooms and players; `store` is the SQLite file.
+//! - `connection` owns one socket each; `room` runs one actor per room,
+//!   reached through a `handle`; `lobby` lists the rooms and feeds their
+//!   changes to watchers; `registry` holds the players, their accounts and
+//!   the lobby; `store` is the SQLite file.
 //! - The AI players live in the `tabula-ai` crate; rooms run them on the
 //!   blocking pool.
 
 mod accounts;
 mod config;
 mod connection;
+mod handle;
+mod identity;
+mod lobby;
 mod outlet;
 mod registry;
 mod room;
@@ -38,8 +43,8 @@ pub enum ServerError {
     Weights(String),
 }
 
+use crate::handle::RoomCommand;
 use crate::registry::Shared;
-use crate::room::RoomCommand;
 
 /// A server with its data loaded and its saved rooms running again, not yet
 /// listening: [`Server::open`], then [`Server::serve`]. ([`run`] does both.)
@@ -120,7 +125,7 @@ impl Server {
         drop(listener);
         let _ = stop_tx.send(true);
         let mut waits = Vec::new();
-        for handle in shared.all_rooms() {
+        for handle in shared.lobby.all_rooms() {
             let (done, wait) = oneshot::channel();
             if handle.send(RoomCommand::Shutdown { done }).await.is_ok() {
                 waits.push(wait);

@@ -1,5 +1,6 @@
-//! State shared by every connection: who the players are and where the rooms
-//! are. Game state is not here: each room's actor owns its own.
+//! State shared by every connection: the settings, the store, who the
+//! players are, and the [`Lobby`] that finds the rooms. Game state is not
+//! here: each room's actor owns its own.
 //!
 //! The locks here guard small maps and are held only for a lookup or an
 //! insert, never across an `.await`.
@@ -9,26 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tabula_shared::protocol::{RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage};
-use tokio::sync::{broadcast, mpsc};
-use tokio_tungstenite::tungstenite::Utf8Bytes;
-
 use crate::config::Config;
-use crate::room::RoomCommand;
+use crate::identity::Identity;
+use crate::lobby::Lobby;
 use crate::store::{AccountRow, PlayerRow, Store, look_key, name_key};
-
-/// A player identity: public id, secret token and display name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Identity {
-    /// Public id, shown to others.
-    pub id: String,
-    /// Secret resume token, shown only to its owner.
-    pub token: String,
-    /// Display name (for a registered player, the account's name).
-    pub name: String,
-    /// Whether this identity is a registered account.
-    pub registered: bool,
-}
 
 /// A registered account, as the registry keeps it for sign-in.
 #[derive(Debug, Clone)]
@@ -88,57 +73,6 @@ impl Default for Failures {
     }
 }
 
-/// What the registry knows of one room.
-struct RoomEntry {
-    /// Where to send commands.
-    handle: mpsc::Sender<RoomCommand>,
-    /// The latest lobby view, kept here so listing rooms asks no actor.
-    summary: RoomSummary,
-    /// The private room's join code.
-    code: Option<String>,
-}
-
-/// The rooms, and an index of the rooms where each player holds a seat in a
-/// game that is not over (so that `hello` does not scan every room).
-#[derive(Default)]
-struct Rooms {
-    by_id: HashMap<RoomId, RoomEntry>,
-    seated: HashMap<String, std::collections::BTreeSet<RoomId>>,
-}
-
-impl Rooms {
-    /// The human players seated in a room whose game is not over.
-    fn seated_in(summary: &RoomSummary) -> impl Iterator<Item = &str> {
-        summary
-            .seats
-            .iter()
-            .filter(|_| summary.status != RoomStatus::Finished)
-            .filter_map(|s| s.player.as_ref())
-            .filter(|p| p.ai.is_none())
-            .map(|p| p.id.as_str())
-    }
-
-    fn unindex(&mut self, summary: &RoomSummary) {
-        for player in Rooms::seated_in(summary) {
-            if let Some(rooms) = self.seated.get_mut(player) {
-                rooms.remove(&summary.room_id);
-                if rooms.is_empty() {
-                    self.seated.remove(player);
-                }
-            }
-        }
-    }
-
-    fn index(&mut self, summary: &RoomSummary) {
-        for player in Rooms::seated_in(summary) {
-            self.seated
-                .entry(player.to_string())
-                .or_default()
-                .insert(summary.room_id.clone());
-        }
-    }
-}
-
 /// Registered accounts, by name and by look.
 #[derive(Default)]
 struct Accounts {
@@ -160,7 +94,7 @@ impl Accounts {
     }
 }
 
-/// The shared state: config, store, identities, rooms and the lobby feed.
+/// The shared state: config, store, identities and accounts, and the lobby.
 pub struct Shared {
     /// Settings.
     pub config: Config,
@@ -172,10 +106,8 @@ pub struct Shared {
     accounts: Mutex<Accounts>,
     /// Recent sign-in failures by name key.
     sign_in_failures: Mutex<HashMap<String, Failures>>,
-    /// Rooms by id, and who is seated where.
-    rooms: Mutex<Rooms>,
-    /// Live lobby updates, pre-encoded once for every watcher.
-    lobby: broadcast::Sender<Utf8Bytes>,
+    /// The open rooms and the live feed of their changes.
+    pub lobby: Lobby,
     /// Source of connection ids.
     next_conn: AtomicU64,
     /// How many rooms were created since start (seeds test dice per room).
@@ -196,7 +128,6 @@ impl Shared {
         players: Vec<PlayerRow>,
         accounts: Vec<AccountRow>,
     ) -> Shared {
-        let (lobby, _) = broadcast::channel(1024);
         let registered: std::collections::HashSet<&str> =
             accounts.iter().map(|a| a.player_id.as_str()).collect();
         let players = players
@@ -227,8 +158,7 @@ impl Shared {
             players: Mutex::new(players),
             accounts: Mutex::new(reserved),
             sign_in_failures: Mutex::new(HashMap::new()),
-            rooms: Mutex::new(Rooms::default()),
-            lobby,
+            lobby: Lobby::new(),
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
         }
@@ -319,148 +249,5 @@ impl Shared {
     /// Records an identity (new, or renamed).
     pub fn put_identity(&self, identity: Arc<Identity>) {
         lock(&self.players).insert(identity.token.clone(), identity);
-    }
-
-    /// Subscribes to live lobby updates.
-    pub fn watch_lobby(&self) -> broadcast::Receiver<Utf8Bytes> {
-        self.lobby.subscribe()
-    }
-
-    /// The public rooms, newest ids last.
-    pub fn public_rooms(&self) -> Vec<RoomSummary> {
-        let mut rooms: Vec<RoomSummary> = lock(&self.rooms)
-            .by_id
-            .values()
-            .filter(|e| !e.summary.options.private)
-            .map(|e| e.summary.clone())
-            .collect();
-        rooms.sort_by(|a, b| a.room_id.cmp(&b.room_id));
-        rooms
-    }
-
-    /// Rooms where this player holds a seat in a game that is not over.
-    pub fn seated_rooms(&self, player_id: &str) -> Vec<RoomId> {
-        lock(&self.rooms)
-            .seated
-            .get(player_id)
-            .map(|rooms| rooms.iter().cloned().collect())
-            .unwrap_or_default()
-    }
-
-    /// How many rooms are open.
-    pub fn room_count(&self) -> usize {
-        lock(&self.rooms).by_id.len()
-    }
-
-    /// Where to reach a room.
-    pub fn room(&self, id: &str) -> Option<mpsc::Sender<RoomCommand>> {
-        lock(&self.rooms).by_id.get(id).map(|e| e.handle.clone())
-    }
-
-    /// Every room's handle, for shutdown.
-    pub fn all_rooms(&self) -> Vec<mpsc::Sender<RoomCommand>> {
-        lock(&self.rooms)
-            .by_id
-            .values()
-            .map(|e| e.handle.clone())
-            .collect()
-    }
-
-    /// The room behind a private code.
-    pub fn room_by_code(&self, code: &str) -> Option<RoomId> {
-        // As typed: any case, with spaces or dashes to group it.
-        let code: String = code
-            .chars()
-            .filter(|c| !c.is_whitespace() && *c != '-')
-            .collect::<String>()
-            .to_ascii_uppercase();
-        lock(&self.rooms)
-            .by_id
-            .values()
-            .find(|e| e.code.as_deref() == Some(code.as_str()))
-            .map(|e| e.summary.room_id.clone())
-    }
-
-    /// Whether a private code is already used.
-    pub fn code_taken(&self, code: &str) -> bool {
-        lock(&self.rooms)
-            .by_id
-            .values()
-            .any(|e| e.code.as_deref() == Some(code))
-    }
-
-    /// Adds a room.
-    pub fn insert_room(
-        &self,
-        summary: RoomSummary,
-        code: Option<String>,
-        handle: mpsc::Sender<RoomCommand>,
-    ) {
-        let id = summary.room_id.clone();
-        let public = !summary.options.private;
-        let update = public.then(|| summary.clone());
-        let mut rooms = lock(&self.rooms);
-        if let Some(old) = rooms.by_id.remove(&id) {
-            rooms.unindex(&old.summary);
-        }
-        rooms.index(&summary);
-        rooms.by_id.insert(
-            id,
-            RoomEntry {
-                handle,
-                summary,
-                code,
-            },
-        );
-        drop(rooms);
-        if let Some(room) = update {
-            self.announce(ServerMessage::RoomUpdated { room });
-        }
-    }
-
-    /// A room's lobby view changed.
-    pub fn update_summary(&self, summary: RoomSummary) {
-        let public = !summary.options.private;
-        {
-            let mut rooms = lock(&self.rooms);
-            let Some(entry) = rooms.by_id.get_mut(&summary.room_id) else {
-                return;
-            };
-            if entry.summary == summary {
-                return;
-            }
-            let old = std::mem::replace(&mut entry.summary, summary.clone());
-            rooms.unindex(&old);
-            rooms.index(&summary);
-        }
-        if public {
-            self.announce(ServerMessage::RoomUpdated { room: summary });
-        }
-    }
-
-    /// A room closed.
-    pub fn remove_room(&self, id: &str) {
-        let removed = {
-            let mut rooms = lock(&self.rooms);
-            let removed = rooms.by_id.remove(id);
-            if let Some(entry) = &removed {
-                rooms.unindex(&entry.summary);
-            }
-            removed
-        };
-        if let Some(entry) = removed
-            && !entry.summary.options.private
-        {
-            self.announce(ServerMessage::RoomRemoved {
-                room_id: id.to_string(),
-            });
-        }
-    }
-
-    fn announce(&self, message: ServerMessage) {
-        // No watcher is not an error.
-        let _ = self
-            .lobby
-            .send(Utf8Bytes::from(ServerFrame::push(message).encode()));
     }
 }

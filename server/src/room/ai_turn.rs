@@ -1,0 +1,97 @@
+//! The AI seats: asking the AI on the blocking pool and playing what it
+//! answers. Every call into [`tabula_ai`] from a room is here.
+
+use tabula_shared::backgammon::{BgMatch, ResignKind};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{AiLevel, ErrorCode, PlayerAction, PlayerInfo, side_of};
+
+use super::{Room, idx};
+use tabula_ai as ai;
+use crate::handle::RoomCommand;
+
+/// The player shown in an AI seat of `level`.
+pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {
+    let name = match level {
+        AiLevel::Beginner => "Beginner AI",
+        AiLevel::Intermediate => "Intermediate AI",
+        AiLevel::Expert => "Expert AI",
+    };
+    PlayerInfo {
+        id: format!(
+            "ai-{}",
+            name.split(' ').next().unwrap_or("ai").to_lowercase()
+        ),
+        name: name.to_string(),
+        ai: Some(level),
+    }
+}
+
+impl Room {
+    /// The AI level playing `seat`, if an AI does.
+    pub(super) fn ai_seat(&self, seat: Seat) -> Option<AiLevel> {
+        self.seats[idx(seat)].as_ref().and_then(|p| p.ai)
+    }
+
+    /// Asks the AI for its action when an AI seat is to act and none is
+    /// being thought about; the answer comes back as [`RoomCommand::AiMove`].
+    pub(super) fn maybe_ask_ai(&mut self) {
+        if self.ai_thinking {
+            return;
+        }
+        let Some(seat) = self.to_act() else { return };
+        let Some(level) = self.ai_seat(seat) else {
+            return;
+        };
+        self.ai_thinking = true;
+        self.ai_generation += 1;
+        let generation = self.ai_generation;
+        let game = self.live.clone();
+        let budget = self.shared.config.ai_budget;
+        let seed = self.ai_seed ^ (self.record.len() as u64).wrapping_mul(0x9E37_79B9);
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let action =
+                tokio::task::spawn_blocking(move || ai::choose(level, &game, seat, budget, seed))
+                    .await
+                    .unwrap_or(None);
+            if let Some(me) = me.upgrade() {
+                let _ = me.send(RoomCommand::AiMove { generation, action }).await;
+            }
+        });
+    }
+
+    /// Whether the AI in `seat` accepts a resignation worth `value` in `game`.
+    pub(super) fn ai_accepts_resignation(
+        &self,
+        game: &BgMatch,
+        seat: Seat,
+        value: ResignKind,
+    ) -> bool {
+        ai::accepts_resignation(game, side_of(seat), value)
+    }
+
+    /// Makes any AI move still being thought about arrive as out of date,
+    /// and lets [`Room::maybe_ask_ai`] ask again.
+    pub(super) fn forget_ai_thought(&mut self) {
+        self.ai_generation += 1;
+        self.ai_thinking = false;
+    }
+
+    /// Plays the AI's answer, if its seat is still the one to act.
+    pub(super) async fn on_ai_move(&mut self, action: Option<PlayerAction>) {
+        let Some(seat) = self.to_act().filter(|&s| self.ai_seat(s).is_some()) else {
+            return;
+        };
+        let Some(action) = action else {
+            tracing::error!(room = %self.id, "the AI found no action");
+            return;
+        };
+        if let Err((code, why)) = self.act(seat, action, None).await {
+            tracing::error!(room = %self.id, %why, "the AI's action was refused");
+            if code == ErrorCode::Internal {
+                // Not saved (a disk error): think again and try once more.
+                self.maybe_ask_ai();
+            }
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! A room: one actor task that owns one game.
+//!
+//! Connections send it [`RoomCommand`]s; it alone changes the game. Every
+//! change is saved to the store first, then sent as a numbered event to the
+//! players and spectators. AI seats think on the blocking pool and their
+//! answers come back as commands, through the same path as a human move.
+//!
+//! The actor's state is one `Room`; its handling is split by concern:
+//! `requests` (what a client asks), `members` (joining, leaving, seats),
+//! `moves` (actions, the automatic steps after them, the end of a game),
+//! `offers` (draws, takebacks, resignations, rematches), `ai_turn`, `clock`
+//! and `deadlines`, `saved` (the store's copy of a room, and restoring it),
+//! and `broadcast` (answers, numbered events, the lobby's summary).
+
+mod ai_turn;
+mod broadcast;
+mod clock;
+mod deadlines;
+mod members;
+mod moves;
+mod offers;
+mod requests;
+mod saved;
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Instant;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{
+    ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, Opponent,
+    PendingOffer, PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage, seat_of,
+};
+use tokio::sync::mpsc;
+use tokio::time::sleep_until;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+
+use crate::handle::{ConnId, RoomCommand, RoomHandle};
+use crate::identity::Identity;
+use crate::registry::Shared;
+
+use ai_turn::ai_player;
+use clock::Clock;
+use members::Member;
+pub use saved::restore;
+use saved::{SavedRoom, instant_of_ms};
+
+/// How many unfinished games (waiting or running) one player may have seats in
+/// when creating another room.
+const MAX_GAMES_PER_PLAYER: usize = 20;
+
+/// The room actor's state.
+struct Room {
+    shared: Arc<Shared>,
+    id: RoomId,
+    options: RoomOptions,
+    code: Option<String>,
+    seats: [Option<PlayerInfo>; 2],
+    /// When a seated human went away (for the grace period); `None` while present.
+    away_since: [Option<Instant>; 2],
+    members: HashMap<ConnId, Member>,
+    record: GameRecord,
+    live: LiveGame,
+    result: Option<GameResult>,
+    seq: u64,
+    log: VecDeque<(u64, Utf8Bytes)>,
+    clock: Option<Clock>,
+    offers: Vec<PendingOffer>,
+    /// Set once both seats were filled and the first game began.
+    game_started: bool,
+    chat: VecDeque<ChatLine>,
+    /// See [`SavedRoom::redeal`].
+    redeal: VecDeque<[u8; 2]>,
+    muted: bool,
+    rng: StdRng,
+    ai_seed: u64,
+    ai_generation: u64,
+    ai_thinking: bool,
+    started_at: i64,
+    game_no: u32,
+    /// When the room last had nobody in it (for closing idle rooms).
+    empty_since: Option<Instant>,
+    rx: mpsc::Receiver<RoomCommand>,
+    me: mpsc::WeakSender<RoomCommand>,
+    /// What the lobby was last told, so an unchanged summary (most moves)
+    /// costs no trip to the lobby's lock.
+    published: Option<RoomSummary>,
+}
+
+type Refusal = (ErrorCode, String);
+
+/// A seat's index in per-seat arrays.
+fn idx(seat: Seat) -> usize {
+    match seat {
+        Seat::First => 0,
+        Seat::Second => 1,
+    }
+}
+
+/// Unix milliseconds now.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// A refusal with its error code and message.
+fn refuse(code: ErrorCode, why: impl Into<String>) -> Refusal {
+    (code, why.into())
+}
+
+/// A private room's join code: 8 characters from 32 (40 bits). With six
+/// (30 bits), all of a full server's connections guessing at the per-connection
+/// limit (5 wrong codes a minute) would find one of 30 live private rooms in
+/// about six hours; with eight, in about eight months.
+fn new_code(shared: &Shared, rng: &mut StdRng) -> String {
+    const ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    loop {
+        let code: String = (0..8)
+            .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
+            .collect();
+        if !shared.lobby.code_taken(&code) {
+            return code;
+        }
+    }
+}
+
+/// A room's dice: from the configured seed and `salt` when there is one
+/// (tests), otherwise from the operating system.
+fn room_rng(shared: &Shared, salt: &str) -> StdRng {
+    match shared.config.dice_seed {
+        Some(seed) => {
+            // Same seed, same salt: same dice.
+            let mut h: u64 = seed ^ 0x9E37_79B9_7F4A_7C15;
+            for b in salt.bytes() {
+                h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3);
+            }
+            StdRng::seed_from_u64(h)
+        }
+        None => rand::make_rng(),
+    }
+}
+
+/// Creates a room for `creator` and starts its actor. The creator still has to join it.
+///
+/// # Errors
+/// `limit_reached` when the server has too many rooms; `bad_request` for bad options.
+pub fn create(
+    shared: &Arc<Shared>,
+    creator: &Identity,
+    options: RoomOptions,
+) -> Result<RoomId, Refusal> {
+    if shared.lobby.room_count() >= shared.config.max_rooms {
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            "the server has too many rooms",
+        ));
+    }
+    // Otherwise one client could fill the server with rooms it left.
+    if shared.lobby.seated_rooms(&creator.id).len() >= MAX_GAMES_PER_PLAYER {
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            format!(
+                "you already have {MAX_GAMES_PER_PLAYER} games going: finish or resign one first"
+            ),
+        ));
+    }
+    if let Some(tc) = options.time_control
+        && (tc.initial_secs == 0 || tc.initial_secs > 24 * 3600 || tc.increment_secs > 3600)
+    {
+        return Err(refuse(
+            ErrorCode::BadRequest,
+            "time control: 1 s to 24 h, increment up to 1 h",
+        ));
+    }
+    if options.rated && options.opponent != Opponent::Human {
+        return Err(refuse(
+            ErrorCode::BadRequest,
+            "only games between two people can be rated",
+        ));
+    }
+    if options.rated && !creator.registered {
+        return Err(refuse(
+            ErrorCode::NotRegistered,
+            "only registered players can create a rated room; register or sign in first",
+        ));
+    }
+    let record = GameRecord::new(&options.game);
+    let live = record
+        .replay()
+        .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
+    let id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
+    // With a fixed seed, the n-th room created always gets the same dice.
+    let mut rng = room_rng(shared, &format!("room-{}", shared.next_room_number()));
+    let code = options.private.then(|| new_code(shared, &mut rng));
+    // Gomoku's first seat is black; Backgammon's first seat is white.
+    let first_colour = match options.game {
+        GameOptions::Gomoku(_) => ColourChoice::Black,
+        GameOptions::Backgammon(_) => ColourChoice::White,
+    };
+    let creator_seat = match options.colour {
+        ColourChoice::Random => {
+            if rng.random_range(0..2) == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            }
+        }
+        colour if colour == first_colour => Seat::First,
+        _ => Seat::Second,
+    };
+    let mut seats: [Option<PlayerInfo>; 2] = [None, None];
+    if let Opponent::Ai { level } = options.opponent {
+        seats[idx(creator_seat.other())] = Some(ai_player(level));
+    }
+    // The creator's seat is reserved for them; they take it when they join.
+    seats[idx(creator_seat)] = Some(PlayerInfo {
+        id: creator.id.clone(),
+        name: creator.name.clone(),
+        ai: None,
+    });
+    let saved = SavedRoom {
+        id: id.clone(),
+        clock: options.time_control.map(|tc| Clock {
+            remaining_ms: [u64::from(tc.initial_secs) * 1000; 2],
+            increment_ms: u64::from(tc.increment_secs) * 1000,
+            running: None,
+            since: Instant::now(),
+        }),
+        options,
+        code,
+        seats,
+        record,
+        result: None,
+        seq: 0,
+        offers: Vec::new(),
+        started_at: now_ms(),
+        game_no: 1,
+        game_started: false,
+        spectators_muted: false,
+        redeal: VecDeque::new(),
+        empty_since_ms: None,
+    };
+    let mut room = Room::from_saved(shared.clone(), saved, live, rng);
+    // A creator who never joins does not hold the room open forever.
+    room.away_since[idx(creator_seat)] = Some(Instant::now());
+    // Saved before anything else happens in it, so that a crash does not lose
+    // a room that is still waiting for its second player.
+    tokio::spawn(async move {
+        room.save().await;
+        room.run().await;
+    });
+    Ok(id)
+}
+
+impl Room {
+    /// Builds the room's actor from its saved state and lists it in the lobby.
+    fn from_saved(shared: Arc<Shared>, saved: SavedRoom, live: LiveGame, rng: StdRng) -> Room {
+        let (handle, rx) = RoomHandle::channel(4096);
+        let ai_seed = shared.config.dice_seed.unwrap_or(0);
+        let mut room = Room {
+            id: saved.id,
+            options: saved.options,
+            code: saved.code,
+            seats: saved.seats,
+            away_since: [None, None],
+            members: HashMap::new(),
+            record: saved.record,
+            live,
+            result: saved.result,
+            seq: saved.seq,
+            log: VecDeque::new(),
+            clock: saved.clock,
+            offers: saved.offers,
+            game_started: saved.game_started,
+            chat: VecDeque::new(),
+            redeal: saved.redeal,
+            muted: saved.spectators_muted,
+            rng,
+            ai_seed,
+            ai_generation: 0,
+            ai_thinking: false,
+            started_at: saved.started_at,
+            game_no: saved.game_no,
+            empty_since: Some(instant_of_ms(saved.empty_since_ms)),
+            me: handle.downgrade(),
+            rx,
+            shared,
+            published: None,
+        };
+        let summary = room.summary();
+        room.shared
+            .lobby
+            .insert_room(summary.clone(), room.code.clone(), handle);
+        room.published = Some(summary);
+        room
+    }
+
+    /// Runs the actor on its own task.
+    fn spawn(self) {
+        tokio::spawn(self.run());
+    }
+
+    /// The actor's loop: commands and deadlines, one at a time, until the
+    /// room closes or the server shuts down.
+    async fn run(mut self) {
+        self.after_change().await;
+        loop {
+            let deadline = self.next_deadline();
+            let command = tokio::select! {
+                command = self.rx.recv() => command,
+                _ = sleep_until_opt(deadline) => {
+                    if self.on_deadline().await {
+                        break;
+                    }
+                    continue;
+                }
+            };
+            let Some(command) = command else { break };
+            match command {
+                RoomCommand::Request { caller, message } => self.on_request(caller, message).await,
+                RoomCommand::Disconnected { conn } => self.on_disconnect(conn).await,
+                RoomCommand::AiMove { generation, action } => {
+                    if generation == self.ai_generation {
+                        self.ai_thinking = false;
+                        self.on_ai_move(action).await;
+                    }
+                }
+                RoomCommand::Shutdown { done } => {
+                    self.save().await;
+                    let _ = done.send(());
+                    return;
+                }
+            }
+            if self.should_close() {
+                break;
+            }
+        }
+        self.close().await;
+    }
+
+    /// Waiting, playing or finished.
+    fn status(&self) -> RoomStatus {
+        if self.result.is_some() {
+            RoomStatus::Finished
+        } else if self.started() {
+            RoomStatus::Playing
+        } else {
+            RoomStatus::Waiting
+        }
+    }
+
+    /// The game runs once both seats have been taken by someone present at least once.
+    fn started(&self) -> bool {
+        self.game_started
+    }
+
+    /// Who must act now, if anyone.
+    fn to_act(&self) -> Option<Seat> {
+        if self.result.is_some() || !self.started() {
+            return None;
+        }
+        match &self.live {
+            LiveGame::Gomoku(game) => game.to_act(),
+            LiveGame::Backgammon(game) => game.to_act().map(seat_of),
+        }
+    }
+
+    /// Tells the members the room is gone, takes it out of the lobby, and
+    /// deletes it from the store.
+    async fn close(&mut self) {
+        for member in self.members.values() {
+            self.send_to(
+                &member.tx,
+                None,
+                ServerMessage::Left {
+                    room_id: self.id.clone(),
+                },
+            );
+        }
+        self.shared.lobby.remove_room(&self.id);
+        if let Err(e) = self.shared.store.delete_room(self.id.clone()).await {
+            tracing::error!(room = %self.id, error = %e, "deleting a room failed");
+        }
+    }
+}
+
+/// Sleeps until `deadline`, or for ever without one.
+async fn sleep_until_opt(deadline: Option<Instant>) {
+    match deadline {
+        Some(t) => sleep_until(t.into()).await,
+        None => std::future::pending().await,
+    }
+}

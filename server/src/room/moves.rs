@@ -1,0 +1,352 @@
+//! Moves: checking an action with the rules, saving and telling it, the
+//! automatic steps after it, and the end of a game.
+
+use rand::RngExt;
+use tabula_shared::backgammon::GamePhase;
+use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
+use tabula_shared::protocol::{
+    ActionRecord, BgAction, EndReason, ErrorCode, GameOptions, GameRecord, GameResult, LiveGame,
+    OfferKind, PlayerAction, ReplayError, RoomEvent, ServerFrame, seat_of, side_of,
+};
+
+use super::broadcast::Reply;
+use super::clock::Clock;
+use super::{Refusal, Room, now_ms, refuse};
+use crate::store::{AppendedAction, FinishedGame};
+
+impl Room {
+    /// Refuses unless a game is running.
+    pub(super) fn require_running(&self) -> Result<(), Refusal> {
+        if self.result.is_some() {
+            return Err(refuse(ErrorCode::IllegalMove, "the game is over"));
+        }
+        if !self.started() {
+            return Err(refuse(ErrorCode::IllegalMove, "the game has not started"));
+        }
+        Ok(())
+    }
+
+    /// Turns a request into a record entry, checks it with the rules, saves,
+    /// and broadcasts it; `reply`'s connection gets the event as its answer.
+    pub(super) async fn act(
+        &mut self,
+        seat: Seat,
+        action: PlayerAction,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
+        self.require_running()?;
+        if self.to_act() != Some(seat) {
+            return Err(refuse(ErrorCode::NotYourTurn, "it is not your turn"));
+        }
+        // The move may have been queued behind the clock's deadline.
+        if self.out_of_time().is_some() {
+            self.on_deadline().await;
+            return Err(refuse(ErrorCode::IllegalMove, "your time ran out"));
+        }
+        let side = side_of(seat);
+        let entry = match (&self.live, action) {
+            (LiveGame::Gomoku(_), PlayerAction::Place { point }) => {
+                ActionRecord::Gomoku(GomokuAction::Place { seat, point })
+            }
+            (LiveGame::Gomoku(_), PlayerAction::Choose { choice }) => {
+                ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
+            }
+            (LiveGame::Backgammon(_), PlayerAction::Roll) => {
+                let dice = self.redeal.pop_front().unwrap_or_else(|| {
+                    [
+                        self.rng.random_range(1..=6u8),
+                        self.rng.random_range(1..=6u8),
+                    ]
+                });
+                ActionRecord::Backgammon(BgAction::Roll { side, dice })
+            }
+            (LiveGame::Backgammon(game), PlayerAction::Play { play }) => {
+                // Recorded with the hits the board makes, whatever the
+                // notation said, so that the record replays to this position.
+                let play = game.position_for(side).mark_hits(&play);
+                ActionRecord::Backgammon(BgAction::Play { side, play })
+            }
+            (LiveGame::Backgammon(_), PlayerAction::Double) => {
+                ActionRecord::Backgammon(BgAction::Double { side })
+            }
+            (LiveGame::Backgammon(_), PlayerAction::Take) => {
+                ActionRecord::Backgammon(BgAction::Take { side })
+            }
+            (LiveGame::Backgammon(_), PlayerAction::Drop) => {
+                ActionRecord::Backgammon(BgAction::Drop { side })
+            }
+            _ => {
+                return Err(refuse(
+                    ErrorCode::IllegalMove,
+                    "that action is for the other game",
+                ));
+            }
+        };
+        self.commit(entry, Some(seat), reply).await?;
+        // A move answers pending draw and takeback offers with "no".
+        self.clear_offers(|o| o.kind != OfferKind::Rematch).await;
+        self.after_change().await;
+        Ok(())
+    }
+
+    /// Applies one record entry through the rules, then saves and broadcasts it.
+    pub(super) async fn commit(
+        &mut self,
+        entry: ActionRecord,
+        mover: Option<Seat>,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
+        let index = self.record.len();
+        let illegal = |e| refuse(ErrorCode::IllegalMove, rule_error_text(&e));
+        if let LiveGame::Gomoku(_) = self.live {
+            // Gomoku's rules check before they change anything: no copy.
+            self.live.apply(&entry, index).map_err(illegal)?;
+        } else {
+            let mut next = self.live.clone();
+            next.apply(&entry, index).map_err(illegal)?;
+            self.live = next;
+        }
+        match (&mut self.record, &entry) {
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => actions.push(*a),
+            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
+                actions.push(a.clone())
+            }
+            _ => return Err(refuse(ErrorCode::Internal, "record and game disagree")),
+        }
+        // Charge the mover, then start the clock of whoever acts next, so the
+        // event carries the running clock.
+        let clock_before = self.clock.clone();
+        let next = self.to_act();
+        if let Some(clock) = &mut self.clock {
+            clock.stop(mover.is_some());
+            clock.start(next);
+        }
+        let clock = self.clock.as_ref().map(Clock::view);
+        // Saved (as one small row) before it is broadcast. The event is put
+        // together from the same JSON, not serialised a second time.
+        let seq = self.seq + 1;
+        let action = serde_json::to_string(&entry).unwrap_or_default();
+        let clock_json = serde_json::to_string(&clock).unwrap_or_default();
+        let event =
+            ServerFrame::action_event(&self.id, seq, &action, clock.map(|_| clock_json.as_str()));
+        let appended = AppendedAction {
+            room_id: self.id.clone(),
+            index: (self.record.len() - 1) as u64,
+            action,
+            seq,
+            clock: clock_json,
+        };
+        if let Err(e) = self.shared.store.append_action(appended).await {
+            // Not told to anyone, so not played: a move that a restart would
+            // lose must not be shown.
+            tracing::error!(room = %self.id, error = %e, "saving an action failed");
+            self.undo_unsaved(&entry, clock_before);
+            return Err(refuse(
+                ErrorCode::Internal,
+                "the server could not save that action; try again",
+            ));
+        }
+        self.send_numbered(event.into(), reply);
+        // Whatever the AI was thinking about is out of date now (a human's
+        // resignation may even have started the match's next game).
+        self.forget_ai_thought();
+        Ok(())
+    }
+
+    /// Takes back the last entry of the record, which [`Room::commit`]
+    /// applied but could not save: the game, the clock and the dice are as
+    /// they were before it.
+    pub(super) fn undo_unsaved(&mut self, entry: &ActionRecord, clock_before: Option<Clock>) {
+        self.record.truncate(self.record.len().saturating_sub(1));
+        match self.record.replay() {
+            Ok(live) => self.live = live,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %rule_error_text(&e), "replaying a record failed")
+            }
+        }
+        self.clock = clock_before;
+        // A roll that did not happen is dealt again by the next one.
+        if let ActionRecord::Backgammon(BgAction::Roll { dice, .. }) = entry {
+            self.redeal.push_front(*dice);
+        }
+    }
+
+    /// Runs the automatic steps (opening rolls, the next game of a match,
+    /// game end), restarts the clock, asks the AI when it is its turn, and
+    /// tells the lobby.
+    pub(super) async fn after_change(&mut self) {
+        if !self.game_started
+            && self.seats.iter().all(Option::is_some)
+            && self.result.is_none()
+            && self.away_since.iter().all(Option::is_none)
+        {
+            self.game_started = true;
+            let record = self.record.clone();
+            let clock = self.clock.as_ref().map(Clock::view);
+            // The full state is saved now; moves are appended to it.
+            self.seq_save_and_emit(RoomEvent::GameStarted { record, clock })
+                .await;
+        }
+        if self.game_started {
+            for _ in 0..64 {
+                if !self.automatic_step().await {
+                    break;
+                }
+            }
+        }
+        let running = self.result.is_none() && self.started();
+        let next = self.to_act();
+        if let Some(clock) = &mut self.clock {
+            if running {
+                if clock.running != next {
+                    clock.stop(false);
+                    clock.start(next);
+                }
+            } else {
+                clock.stop(false);
+            }
+        }
+        self.maybe_ask_ai();
+        self.publish();
+    }
+
+    /// One automatic step; true when something happened.
+    pub(super) async fn automatic_step(&mut self) -> bool {
+        if self.result.is_some() {
+            return false;
+        }
+        let end = match &self.live {
+            LiveGame::Gomoku(game) => match game.outcome() {
+                Some(Outcome::Win { seat, line, .. }) => Some(GameResult {
+                    winner: Some(*seat),
+                    reason: EndReason::Rules,
+                    line: line.clone(),
+                    score: None,
+                }),
+                Some(Outcome::Draw) => Some(GameResult {
+                    winner: None,
+                    reason: EndReason::BoardFull,
+                    line: Vec::new(),
+                    score: None,
+                }),
+                None => None,
+            },
+            LiveGame::Backgammon(game) => {
+                let reason = match self.record_last_bg() {
+                    Some(BgAction::Resign { .. }) => EndReason::Resigned,
+                    Some(BgAction::Drop { .. }) => EndReason::Dropped,
+                    _ => EndReason::Rules,
+                };
+                match game.phase() {
+                    GamePhase::OpeningRoll => {
+                        let white = self.rng.random_range(1..=6u8);
+                        let black = self.rng.random_range(1..=6u8);
+                        let entry =
+                            ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
+                        return self.commit(entry, None, None).await.is_ok();
+                    }
+                    GamePhase::MatchOver { winner } => Some(GameResult {
+                        winner: Some(seat_of(*winner)),
+                        reason,
+                        line: Vec::new(),
+                        score: Some(game.score()),
+                    }),
+                    GamePhase::GameOver { winner, .. } => {
+                        if game.config().length == 0 {
+                            Some(GameResult {
+                                winner: Some(seat_of(*winner)),
+                                reason,
+                                line: Vec::new(),
+                                score: Some(game.score()),
+                            })
+                        } else {
+                            let entry = ActionRecord::Backgammon(BgAction::NextGame);
+                            self.game_no += 1;
+                            // Rolls a takeback cut belong to the game just over.
+                            self.redeal.clear();
+                            let done = self.commit(entry, None, None).await.is_ok();
+                            if !done {
+                                self.game_no -= 1;
+                            }
+                            return done;
+                        }
+                    }
+                    _ => None,
+                }
+            }
+        };
+        match end {
+            Some(result) => {
+                self.finish(result).await;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The last Backgammon action of the record.
+    pub(super) fn record_last_bg(&self) -> Option<&BgAction> {
+        match &self.record {
+            GameRecord::Backgammon { actions, .. } => actions.last(),
+            GameRecord::Gomoku { .. } => None,
+        }
+    }
+
+    /// Ends the game: stops the clock, keeps the finished game forever, and tells everyone.
+    pub(super) async fn finish(&mut self, result: GameResult) {
+        if let Some(clock) = &mut self.clock {
+            clock.stop(false);
+        }
+        self.result = Some(result.clone());
+        self.forget_ai_thought();
+        self.redeal.clear();
+        self.offers.clear();
+        let players = serde_json::to_string(&self.seat_infos()).unwrap_or_default();
+        let humans = self
+            .seats
+            .clone()
+            .map(|p| p.filter(|p| p.ai.is_none()).map(|p| p.id));
+        let game_id = format!("g-{}", uuid::Uuid::new_v4().simple());
+        // The room is saved with the game, numbered as its game-over event.
+        let room_state = self.state_ahead(1);
+        let game = FinishedGame {
+            id: game_id.clone(),
+            room_id: self.id.clone(),
+            kind: match self.options.game {
+                GameOptions::Gomoku(_) => "gomoku".into(),
+                GameOptions::Backgammon(_) => "backgammon".into(),
+            },
+            options: serde_json::to_string(&self.options).unwrap_or_default(),
+            players,
+            record: serde_json::to_string(&self.record).unwrap_or_default(),
+            result: serde_json::to_string(&result).unwrap_or_default(),
+            started_at: self.started_at,
+            ended_at: now_ms(),
+            rated: self.options.rated && humans.iter().all(Option::is_some),
+            humans,
+            winner: result.winner,
+            room_state,
+        };
+        let ratings = match self.shared.store.save_game(game).await {
+            Ok(ratings) => ratings,
+            Err(e) => {
+                tracing::error!(room = %self.id, error = %e, "saving a finished game failed");
+                Vec::new()
+            }
+        };
+        self.emit(RoomEvent::GameOver {
+            result,
+            game_id: Some(game_id),
+            ratings,
+        });
+    }
+}
+
+/// The rules' own words for a replay error.
+fn rule_error_text(e: &ReplayError) -> String {
+    match e {
+        ReplayError::Gomoku { error, .. } => error.to_string(),
+        ReplayError::Backgammon { error, .. } => error.to_string(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,118 @@
+//! A client's request to a room, sent on to what handles it; chat is
+//! handled here.
+
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{ChatLine, ClientMessage, ErrorCode, Role, RoomEvent, ServerMessage};
+
+use super::broadcast::Reply;
+use super::{Refusal, Room, refuse};
+use crate::handle::Caller;
+
+/// How many chat lines a snapshot carries.
+const CHAT_LINES: usize = 50;
+/// Longest chat line, in characters.
+const CHAT_MAX: usize = 500;
+
+impl Room {
+    /// Handles one client request: membership and chat here, game requests
+    /// from seated players in [`Room::player_request`].
+    pub(super) async fn on_request(&mut self, caller: Caller, message: ClientMessage) {
+        let member_seat = self.members.get(&caller.conn).map(|m| m.seat);
+        match message {
+            ClientMessage::JoinRoom { role, since, .. } => {
+                self.join(caller, role, since, false).await;
+            }
+            ClientMessage::JoinByCode { .. } => {
+                self.join(caller, Role::Player, None, true).await;
+            }
+            ClientMessage::LeaveRoom { .. } => self.leave(caller).await,
+            _ if member_seat.is_none() => {
+                self.refuse_caller(&caller, refuse(ErrorCode::NotInRoom, "join the room first"))
+            }
+            ClientMessage::Sync { .. } => {
+                let snapshot = self.snapshot(member_seat.flatten().is_some());
+                self.answer(
+                    &caller,
+                    ServerMessage::Snapshot {
+                        room_id: self.id.clone(),
+                        snapshot: Box::new(snapshot),
+                    },
+                );
+            }
+            ClientMessage::Chat { text, .. } => {
+                let spectator = member_seat.flatten().is_none();
+                let text = text.trim().to_string();
+                if text.is_empty() || text.chars().count() > CHAT_MAX {
+                    self.refuse_caller(
+                        &caller,
+                        refuse(ErrorCode::BadRequest, "chat lines are 1 to 500 characters"),
+                    );
+                } else if spectator && self.muted {
+                    self.refuse_caller(
+                        &caller,
+                        refuse(ErrorCode::Forbidden, "the players muted spectator chat"),
+                    );
+                } else {
+                    let line = ChatLine {
+                        from: caller.identity.name.clone(),
+                        spectator,
+                        text,
+                    };
+                    self.chat.push_back(line.clone());
+                    if self.chat.len() > CHAT_LINES {
+                        self.chat.pop_front();
+                    }
+                    self.emit(RoomEvent::Chat { line });
+                    self.ok(&caller);
+                }
+            }
+            other => {
+                let Some(seat) = member_seat.flatten() else {
+                    self.refuse_caller(
+                        &caller,
+                        refuse(ErrorCode::Forbidden, "spectators cannot act in a game"),
+                    );
+                    return;
+                };
+                // An accepted action is answered by its event, which carries
+                // the request_id; there is no separate `ok`.
+                let answered_by_event = matches!(other, ClientMessage::Act { .. });
+                let reply = caller.request_id.map(|id| (caller.conn, id));
+                match self.player_request(seat, other, reply).await {
+                    Ok(()) if answered_by_event => {}
+                    Ok(()) => self.ok(&caller),
+                    Err(refusal) => self.refuse_caller(&caller, refusal),
+                }
+            }
+        }
+    }
+
+    /// A seated player's request about the game.
+    pub(super) async fn player_request(
+        &mut self,
+        seat: Seat,
+        message: ClientMessage,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
+        match message {
+            ClientMessage::Act { action, .. } => self.act(seat, action, reply).await,
+            ClientMessage::Resign { kind, .. } => self.resign(seat, kind).await,
+            ClientMessage::OfferDraw { .. } => self.offer_draw(seat).await,
+            ClientMessage::RequestTakeback { .. } => self.request_takeback(seat).await,
+            ClientMessage::Answer {
+                request, accept, ..
+            } => self.answer_offer(seat, request, accept).await,
+            ClientMessage::Rematch { .. } => self.request_rematch(seat).await,
+            ClientMessage::ClaimWin { .. } => self.claim_win(seat).await,
+            ClientMessage::MuteSpectators { muted, .. } => {
+                if self.muted != muted {
+                    self.muted = muted;
+                    self.seq_save_and_emit(RoomEvent::SpectatorsMuted { muted })
+                        .await;
+                }
+                Ok(())
+            }
+            _ => Err(refuse(ErrorCode::BadRequest, "not a room request")),
+        }
+    }
+}

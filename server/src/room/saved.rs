@@ -1,0 +1,177 @@
+//! What the store keeps of a room, and bringing a room back from it after
+//! a restart.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use tabula_shared::protocol::{
+    ActionRecord, ClockState, GameRecord, GameResult, PendingOffer, PlayerInfo, RoomEvent, RoomId,
+    RoomOptions,
+};
+
+use super::clock::Clock;
+use super::{Room, now_ms, room_rng};
+use crate::registry::Shared;
+use crate::store::AppendedAction;
+
+/// How far a restored room's event numbers jump past the saved one: more than
+/// the unsaved events (rate-limited chat and presence) a room could number
+/// between two saves.
+const RESTORED_SEQ_GAP: u64 = 1 << 32;
+
+/// What the store keeps of a room, enough to bring it back after a restart.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(super) struct SavedRoom {
+    pub(super) id: RoomId,
+    pub(super) options: RoomOptions,
+    pub(super) code: Option<String>,
+    pub(super) seats: [Option<PlayerInfo>; 2],
+    pub(super) record: GameRecord,
+    pub(super) result: Option<GameResult>,
+    pub(super) seq: u64,
+    pub(super) clock: Option<Clock>,
+    pub(super) offers: Vec<PendingOffer>,
+    pub(super) started_at: i64,
+    pub(super) game_no: u32,
+    pub(super) game_started: bool,
+    /// Whether the players muted spectator chat (absent in rooms saved
+    /// before it was kept).
+    #[serde(default)]
+    pub(super) spectators_muted: bool,
+    /// Backgammon rolls a takeback cut, dealt again in order before any new
+    /// roll (absent in rooms saved before they were kept).
+    #[serde(default)]
+    pub(super) redeal: VecDeque<[u8; 2]>,
+    /// Since when (Unix ms) nobody has been in the room, so that a restart
+    /// does not give a deserted game a fresh idle time-out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) empty_since_ms: Option<i64>,
+}
+
+/// The instant a Unix time in ms was, as near as `Instant` can say; now
+/// when unknown (or in the future).
+pub(super) fn instant_of_ms(ms: Option<i64>) -> Instant {
+    let now = Instant::now();
+    ms.and_then(|ms| {
+        let ago = u64::try_from(now_ms() - ms).ok()?;
+        now.checked_sub(Duration::from_millis(ago))
+    })
+    .unwrap_or(now)
+}
+
+/// Brings back a room saved before a restart: its last full state plus the
+/// actions appended since.
+pub fn restore(
+    shared: &Arc<Shared>,
+    state: &str,
+    appended: &[AppendedAction],
+) -> Result<RoomId, String> {
+    let mut saved: SavedRoom = serde_json::from_str(state).map_err(|e| e.to_string())?;
+    for a in appended {
+        if a.index as usize != saved.record.len() {
+            continue;
+        }
+        let action: ActionRecord = serde_json::from_str(&a.action).map_err(|e| e.to_string())?;
+        match (&mut saved.record, action) {
+            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(x)) => actions.push(x),
+            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(x)) => {
+                actions.push(x)
+            }
+            _ => return Err("appended action is for the other game".into()),
+        }
+        saved.seq = a.seq;
+        if let (Some(clock), Ok(Some(state))) = (
+            &mut saved.clock,
+            serde_json::from_str::<Option<ClockState>>(&a.clock),
+        ) {
+            clock.remaining_ms = state.remaining_ms;
+            clock.running = state.running;
+        }
+    }
+    // Events that are not saved (chat, presence, spectator counts) may have
+    // used the numbers after the saved one before the server went down.
+    // Numbering on from well past them, a restored room never hands out a
+    // number twice: a client resuming with `since` gets a snapshot, and no
+    // new event is taken for one it has already seen.
+    saved.seq += RESTORED_SEQ_GAP;
+    let live = saved.record.replay().map_err(|e| e.to_string())?;
+    let rng = room_rng(shared, &format!("{}:{}", saved.id, saved.record.len()));
+    let id = saved.id.clone();
+    let mut room = Room::from_saved(shared.clone(), saved, live, rng);
+    let now = Instant::now();
+    for i in 0..2 {
+        if room.seats[i].as_ref().is_some_and(|p| p.ai.is_none()) {
+            room.away_since[i] = Some(now);
+        }
+    }
+    if let Some(clock) = &mut room.clock {
+        // Time while the server was down is not charged.
+        clock.since = now;
+    }
+    room.spawn();
+    Ok(id)
+}
+
+impl Room {
+    /// The room as the store keeps it.
+    pub(super) fn saved(&self) -> SavedRoom {
+        let mut clock = self.clock.clone();
+        if let Some(c) = &mut clock {
+            let view = c.view();
+            c.remaining_ms = view.remaining_ms;
+        }
+        SavedRoom {
+            id: self.id.clone(),
+            options: self.options.clone(),
+            code: self.code.clone(),
+            seats: self.seats.clone(),
+            record: self.record.clone(),
+            result: self.result.clone(),
+            seq: self.seq,
+            clock,
+            offers: self.offers.clone(),
+            started_at: self.started_at,
+            game_no: self.game_no,
+            game_started: self.game_started,
+            spectators_muted: self.muted,
+            redeal: self.redeal.clone(),
+            empty_since_ms: self
+                .empty_since
+                .map(|t| now_ms() - t.elapsed().as_millis() as i64),
+        }
+    }
+
+    /// Saves the room's whole state.
+    pub(super) async fn save(&self) {
+        self.save_ahead(0).await;
+    }
+
+    /// Saves the room numbered as if its next `events` events were out: a
+    /// change is saved before the events that tell it.
+    pub(super) async fn save_ahead(&self, events: u64) {
+        let Some(state) = self.state_ahead(events) else {
+            return;
+        };
+        if let Err(e) = self.shared.store.save_room(self.id.clone(), state).await {
+            tracing::error!(room = %self.id, error = %e, "saving a room failed");
+        }
+    }
+
+    /// The room's saved state as JSON, numbered `events` past now.
+    pub(super) fn state_ahead(&self, events: u64) -> Option<String> {
+        let mut saved = self.saved();
+        saved.seq += events;
+        serde_json::to_string(&saved)
+            .inspect_err(|e| tracing::error!(room = %self.id, error = %e, "encoding a room failed"))
+            .ok()
+    }
+
+    /// Saves the room as it will be once `event` is out, then emits it.
+    pub(super) async fn seq_save_and_emit(&mut self, event: RoomEvent) {
+        // The event's number is part of the saved state, so save with it.
+        self.save_ahead(1).await;
+        self.emit(event);
+    }
+}
