@@ -1,0 +1,15 @@
+//! [`StoreError`]: why the store could not do what it was asked.
+
+/// A store error, with SQLite's reason.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("sqlite: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The data directory could not be created.
+    #[error("data directory: {0}")]
+    Io(#[from] std::io::Error),
+    /// The writer thread is gone (the server is shutting down).
+    #[error("store closed")]
+    Closed,
+}
