@@ -6,6 +6,10 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The writer could not make a write durable; SQLite's reason, as the
+    /// writer thread told it.
+    #[error("sqlite: {0}")]
+    Write(String),
     /// The data directory could not be created.
     #[error("data directory: {0}")]
     Io(#[from] std::io::Error),

@@ -223,4 +223,26 @@ mod tests {
         assert_eq!(players, 1);
         player.await.unwrap();
     }
+
+    /// A write the writer could not make fails with SQLite's own reason,
+    /// not dressed as another rusqlite error ("Invalid parameter name: ...").
+    #[tokio::test]
+    async fn a_failed_write_tells_sqlites_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        let account = |player: &str| AccountRow {
+            player_id: player.into(),
+            name: "Ada".into(),
+            hash: "h".into(),
+        };
+        store.save_account(account("p-1")).await.unwrap();
+        let taken = store
+            .save_account(account("p-2"))
+            .await
+            .expect_err("the name is taken")
+            .to_string();
+        assert!(taken.contains("UNIQUE constraint failed"), "{taken}");
+        assert!(!taken.contains("Invalid parameter name"), "{taken}");
+        store.close().await;
+    }
 }

@@ -58,9 +58,7 @@ impl Sqlite {
             sent.map_err(|_| StoreError::Closed)?;
             match wait.await {
                 Ok(Ok(changes)) => Ok(changes),
-                Ok(Err(message)) => Err(StoreError::Sqlite(rusqlite::Error::InvalidParameterName(
-                    message,
-                ))),
+                Ok(Err(message)) => Err(StoreError::Write(message)),
                 Err(_) => Err(StoreError::Closed),
             }
         }
