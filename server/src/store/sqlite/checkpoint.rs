@@ -7,26 +7,21 @@ use rusqlite::Connection;
 /// How often the checkpointer copies the write-ahead log into the database.
 const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_millis(200);
 /// A log longer than this many pages (256 MiB at SQLite's 4 KiB pages) is
-/// started over with the writer held back for a moment (5-50 ms measured at
-/// 2,048 pages). Loadtest's 4 s peak steps stay under it (their log restarts
-/// by itself in the quiet between steps).
+/// started over, with the writer held back for a moment. A log restarts by
+/// itself in a quiet moment; the limit is for writes that never pause.
 const WAL_LIMIT_PAGES: i64 = 65_536;
 /// A log started over is cut back to this many bytes (the limit's size).
 /// Not less: below it, a busy server reuses the file's pages already in
-/// memory instead of having the kernel allocate and zero new ones (perf at
-/// 16,000 moves/s: page zeroing was 1.7% of the server's CPU while the log
-/// grew into new space).
+/// memory instead of having the kernel allocate and zero new ones.
 pub(super) const WAL_KEEP_BYTES: i64 = WAL_LIMIT_PAGES * 4096;
 
 /// The checkpointer thread: copies the write-ahead log into the database
 /// beside the writer (a passive checkpoint waits for nobody), until the
 /// writer is gone.
 ///
-/// The writer used to checkpoint itself every 100 pages: each one stalled
-/// every move queued behind it and copied the same hot pages again and
-/// again. With checkpoints here, a few times a second, loadtest's 2,000-game
-/// p99 fell from 3.4-4.9 ms to 1.6 ms, and its saturated move rate rose by
-/// 1-16% in alternating runs (the machine's noise is of that size too).
+/// The writer never checkpoints itself: a checkpoint there would stall every
+/// move queued behind it, and frequent small ones would copy the same hot
+/// pages again and again. Here, a few times a second, it holds up nobody.
 pub(super) fn checkpointer(conn: Connection, writer_gone: std::sync::mpsc::Receiver<()>) {
     use std::sync::mpsc::RecvTimeoutError;
     while let Err(RecvTimeoutError::Timeout) = writer_gone.recv_timeout(CHECKPOINT_EVERY) {
@@ -43,9 +38,9 @@ pub(super) fn checkpointer(conn: Connection, writer_gone: std::sync::mpsc::Recei
 /// SQLite starts the log over only at a write that finds every frame of it
 /// copied. Under steady writes that never happens: each passive checkpoint
 /// copies the frames there were when it began, and the writer adds more
-/// meanwhile (one 8 s loadtest step at 20 moves/s per game grew it to
-/// 173 MB). A restart checkpoint holds the writer back while it copies the
-/// frames left, which are few right after the passive one.
+/// meanwhile, so the log grows without bound. A restart checkpoint holds the
+/// writer back while it copies the frames left, which are few right after
+/// the passive one.
 fn checkpoint(conn: &Connection, limit: i64) -> rusqlite::Result<(i64, bool)> {
     let log: i64 = conn.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |r| r.get(1))?;
     if log <= limit {

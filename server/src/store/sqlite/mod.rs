@@ -120,14 +120,15 @@ fn lock_dir(dir: &Path, wait: std::time::Duration) -> Result<std::fs::File, Stor
     }
 }
 
+/// Has glibc keep up to 64 MiB of freed C heap instead of 128 KiB.
+///
 /// SQLite allocates with the C library's malloc, not the Rust allocator.
 /// glibc hands a thread heap's free top back to the kernel (`madvise`) once
-/// it passes 128 KiB, and the writer's commits freed and grew that much
-/// again all the time: at 36k moves/s, perf put a quarter to a third of the
-/// writer thread's time in `madvise` and the TLB shoot-down interrupts it
-/// sends to every other core, and more in page faults getting the memory
-/// back. Kept up to 64 MiB instead (SQLite's page caches are 2 MiB a
-/// connection), the writer thread used about 40% less CPU at that rate.
+/// it passes the trim threshold, and a busy writer's commits free and grow
+/// that much again all the time: its thread then spends much of its time in
+/// `madvise`, in the TLB shoot-downs that sends to every other core, and in
+/// page faults getting the memory back. 64 MiB covers SQLite's page caches
+/// (2 MiB a connection) with room to spare.
 fn keep_freed_c_heap() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only sets an allocator tunable; it takes any value.

@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS rooms (
 );
 -- The moves of running rooms, as one append-only log: a row goes on the
 -- end of one b-tree, so a commit of many moves in many rooms writes a page or
--- two instead of one page per room (a (room, idx) key scattered them).
+-- two instead of one page per room (a (room, idx) key would scatter them).
 -- A room's rows are those after its full state's log_from; older ones are
 -- garbage, deleted from the front of the log (see ActionLog::clean).
 CREATE TABLE IF NOT EXISTS action_log (

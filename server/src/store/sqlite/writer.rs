@@ -33,9 +33,8 @@ const BUSY_BATCH: usize = 2;
 /// How long a busy writer waits for more requests before committing: at
 /// least `LINGER`, `LINGER_PER_REQUEST` for each request the last batch
 /// carried, at most `MAX_LINGER`. Each commit writes whole pages to the log,
-/// so above ~10,000 moves/s a commit that carries tens of moves instead of a
-/// few writes a fraction of the bytes per move (loadtest: the saturated move
-/// rate rose by about 4%, and held steadier).
+/// so under heavy load a commit that carries tens of moves instead of a few
+/// writes a fraction of the bytes per move.
 const LINGER: std::time::Duration = std::time::Duration::from_micros(500);
 const LINGER_PER_REQUEST: std::time::Duration = std::time::Duration::from_micros(100);
 const MAX_LINGER: std::time::Duration = std::time::Duration::from_millis(2);
@@ -97,8 +96,8 @@ pub(super) fn writer(
         let close = if closes(&batch) { batch.pop() } else { None };
         let started = std::time::Instant::now();
         let outcome = (|| -> rusqlite::Result<Vec<Result<Vec<RatingChange>, String>>> {
-            // BEGIN and COMMIT as cached statements: parsing them again for
-            // every batch was a visible share of a move's cost.
+            // BEGIN and COMMIT as cached statements: parsing them for every
+            // batch would be a visible share of a move's cost.
             exec(&conn, "BEGIN")?;
             // Moves are most of a batch: one statement for all of them, not
             // a cache look-up (hashing the SQL) and return for each.
