@@ -1,0 +1,248 @@
+//! The store: players, accounts, running rooms, finished games and ratings,
+//! kept durable.
+//!
+//! One embedded SQLite file (`tabula.db` in the data directory) holds the
+//! players, every running room (saved after each change, before the change is
+//! broadcast) and every finished game with its full record.
+//!
+//! Registered accounts (argon2id hashes only), Glicko-2 ratings per game and
+//! the rating history behind the weekly leaderboard live here too.
+//!
+//! All writes go through one writer thread. It takes whatever requests are
+//! queued, runs them in one transaction and then answers them all (group
+//! commit), so thousands of moves per second cost a handful of commits.
+//!
+//! The rest of the server sees the [`Store`] handle, plain row types
+//! ([`PlayerRow`], [`AccountRow`], [`AppendedAction`], [`FinishedGame`],
+//! [`Loaded`]) and [`StoreError`]. Everything that speaks SQL is in the
+//! `sqlite` module, the one backend; the rating maths, the name keys and the
+//! rows know no database.
+
+mod error;
+mod keys;
+mod ratings;
+mod rows;
+mod sqlite;
+mod write;
+
+use std::path::Path;
+
+use tabula_shared::protocol::{
+    FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod,
+    RatingChange,
+};
+
+pub use self::error::StoreError;
+pub use self::keys::{look_key, name_key};
+pub use self::rows::{AccountRow, AppendedAction, FinishedGame, Loaded, PlayerRow};
+use self::sqlite::Sqlite;
+pub use self::sqlite::{read_finished_games, read_saved_room};
+use self::write::Write;
+
+/// A handle to the store; cheap to clone.
+///
+/// A write is queued when its method is called, not when its future is
+/// first polled, and writes are committed in the order they are queued: a
+/// player's save, queued before the welcome goes out, is never behind the
+/// room that player creates next. Each future resolves once its write is
+/// committed (or has failed).
+#[derive(Clone)]
+pub struct Store {
+    /// The database behind the handle.
+    db: Sqlite,
+}
+
+impl Store {
+    /// Opens (creating when needed) `tabula.db` in `dir`, reads what it holds,
+    /// and starts the writer thread.
+    ///
+    /// A server still shutting down on the directory gets up to `wait` to
+    /// finish and release it (a restart); blocks meanwhile.
+    ///
+    /// # Errors
+    /// When the directory or database cannot be created or read, or another
+    /// server still uses the directory after `wait`.
+    pub fn open(dir: &Path, wait: std::time::Duration) -> Result<(Store, Loaded), StoreError> {
+        let (db, loaded) = Sqlite::open(dir, wait)?;
+        Ok((Store { db }, loaded))
+    }
+
+    /// Commits everything queued so far, stops the writer and releases the
+    /// data directory (a server started next on it may open it at once).
+    /// Writes and reads queued after this fail with [`StoreError::Closed`].
+    pub async fn close(&self) {
+        self.db.close().await;
+    }
+
+    /// Queues `write` now and returns its outcome once it is committed
+    /// (for writes that move no rating).
+    fn write(&self, write: Write) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let done = self.db.queue(write);
+        async move { done.await.map(|_| ()) }
+    }
+
+    /// Saves a player identity.
+    pub fn save_player(
+        &self,
+        row: PlayerRow,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Player(row))
+    }
+
+    /// Saves a room's whole state.
+    pub fn save_room(
+        &self,
+        id: String,
+        state: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Room { id, state })
+    }
+
+    /// Saves one action of a running room (cheaper than [`Store::save_room`]).
+    pub fn append_action(
+        &self,
+        action: AppendedAction,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Action(Box::new(action)))
+    }
+
+    /// Forgets a closed room.
+    pub fn delete_room(
+        &self,
+        id: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::DeleteRoom { id })
+    }
+
+    /// Keeps a finished game forever and, for a rated game, updates both
+    /// ratings in the same transaction; returns how they moved.
+    pub fn save_game(
+        &self,
+        game: FinishedGame,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        self.db.queue(Write::Game(Box::new(game)))
+    }
+
+    /// Saves a new account. Fails if the name or the player is already registered.
+    pub fn save_account(
+        &self,
+        account: AccountRow,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Account(account))
+    }
+
+    /// One page of a player's finished games, newest first, and how many there are.
+    pub async fn list_games(
+        &self,
+        player_id: String,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(u32, Vec<GameSummary>), StoreError> {
+        self.db.list_games(player_id, offset, limit).await
+    }
+
+    /// One finished game with its record, if the id is known.
+    pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
+        self.db.game(game_id).await
+    }
+
+    /// The top 50 of a game's leaderboard.
+    pub async fn leaderboard(
+        &self,
+        kind: GameKind,
+        period: LeaderboardPeriod,
+        now_ms: i64,
+    ) -> Result<Vec<LeaderboardEntry>, StoreError> {
+        self.db.leaderboard(kind, period, now_ms).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test]
+    async fn a_second_store_on_the_same_directory_waits_until_the_first_is_closed() {
+        let dir = tempfile::tempdir().expect("dir");
+        let (first, _) = Store::open(dir.path(), Duration::ZERO).expect("first");
+        first
+            .save_room("r-1".into(), "{}".into())
+            .await
+            .expect("saved");
+        let refused = Store::open(dir.path(), Duration::from_millis(100))
+            .err()
+            .expect("second refused");
+        assert!(
+            refused.to_string().contains("another Tabula server"),
+            "{refused}"
+        );
+        // The first closes (a server shutting down) while the next one
+        // waits: it then opens, with what the first saved, and the first
+        // refuses further writes.
+        let closing = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            first.close().await;
+            first
+        });
+        let path = dir.path().to_path_buf();
+        let (second, loaded) =
+            tokio::task::spawn_blocking(move || Store::open(&path, Duration::from_secs(10)))
+                .await
+                .expect("joined")
+                .expect("opens once the first is closed");
+        assert_eq!(loaded.rooms.len(), 1);
+        let first = closing.await.expect("closed");
+        assert!(matches!(
+            first.save_room("r-2".into(), "{}".into()).await,
+            Err(StoreError::Closed)
+        ));
+        second.close().await;
+    }
+
+    /// A player's save is queued when `save_player` is called, not when its
+    /// future is first polled: a room saved after it is never durable
+    /// without its player (a crash then lost the token, not the room).
+    #[tokio::test]
+    async fn a_player_is_queued_before_anything_saved_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        let row = PlayerRow {
+            id: "p-1".into(),
+            token: "t-1".into(),
+            name: "Ada".into(),
+        };
+        let player = store.save_player(row);
+        store.save_room("r-1".into(), "{}".into()).await.unwrap();
+        let players = store
+            .db
+            .read(|conn| conn.query_row("SELECT COUNT(*) FROM players", [], |r| r.get::<_, i64>(0)))
+            .await
+            .unwrap();
+        assert_eq!(players, 1);
+        player.await.unwrap();
+    }
+
+    /// A write the writer could not make fails with SQLite's own reason,
+    /// not dressed as another rusqlite error ("Invalid parameter name: ...").
+    #[tokio::test]
+    async fn a_failed_write_tells_sqlites_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        let account = |player: &str| AccountRow {
+            player_id: player.into(),
+            name: "Ada".into(),
+            hash: "h".into(),
+        };
+        store.save_account(account("p-1")).await.unwrap();
+        let taken = store
+            .save_account(account("p-2"))
+            .await
+            .expect_err("the name is taken")
+            .to_string();
+        assert!(taken.contains("UNIQUE constraint failed"), "{taken}");
+        assert!(!taken.contains("Invalid parameter name"), "{taken}");
+        store.close().await;
+    }
+}

@@ -1,0 +1,38 @@
+//! Glicko-2 rating maths: the `skillratings` crate's formulas, one game as
+//! one rating period, tau 0.5. The backend reads and writes the ratings;
+//! this module only computes them.
+
+use skillratings::Outcomes;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::RatingChange;
+
+/// A deviation above this marks a rating as provisional (as on lichess).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
+/// Both seats' ratings after one rated result (`None` = draw).
+pub(super) fn rate(before: [Glicko2Rating; 2], winner: Option<Seat>) -> [Glicko2Rating; 2] {
+    let outcome = match winner {
+        Some(Seat::First) => Outcomes::WIN,
+        Some(Seat::Second) => Outcomes::LOSS,
+        None => Outcomes::DRAW,
+    };
+    let (a, b) = glicko2(&before[0], &before[1], &outcome, &Glicko2Config::new());
+    [a, b]
+}
+
+/// How one seat's rating moved, as the players are told.
+pub(super) fn change(
+    seat: Seat,
+    player: &str,
+    old: &Glicko2Rating,
+    new: &Glicko2Rating,
+) -> RatingChange {
+    RatingChange {
+        seat,
+        player_id: player.to_string(),
+        before: old.rating.round() as i32,
+        after: new.rating.round() as i32,
+        provisional: new.deviation > PROVISIONAL_DEVIATION,
+    }
+}

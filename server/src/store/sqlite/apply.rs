@@ -1,0 +1,210 @@
+//! What each [`Write`] does to the database: the statements that make one
+//! change durable, run by the writer inside its transaction.
+
+use rusqlite::{Connection, OptionalExtension, params};
+use skillratings::glicko2::Glicko2Rating;
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::RatingChange;
+
+use super::action_log::{APPEND, ActionLog};
+use crate::store::keys::name_key;
+use crate::store::ratings;
+use crate::store::rows::FinishedGame;
+use crate::store::write::Write;
+
+/// Unix milliseconds now.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
+}
+
+/// Saves a room's whole state.
+fn save_room(
+    conn: &Connection,
+    log: &mut ActionLog,
+    id: &str,
+    state: &str,
+) -> rusqlite::Result<()> {
+    // The full state holds every action so far: the log rows before this
+    // point are no longer this room's.
+    conn.prepare_cached(
+        "INSERT INTO rooms (id, state, updated_at, log_from) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(id) DO UPDATE SET state = excluded.state,
+            updated_at = excluded.updated_at, log_from = excluded.log_from",
+    )?
+    .execute(params![id, state, now_ms(), log.saved(id)])?;
+    Ok(())
+}
+
+/// Runs the statements of one write; returns how ratings moved (a rated game).
+pub(super) fn apply(
+    conn: &Connection,
+    log: &mut ActionLog,
+    write: &Write,
+) -> rusqlite::Result<Vec<RatingChange>> {
+    match write {
+        Write::Player(p) => {
+            conn.prepare_cached(
+                "INSERT INTO players (id, token, name) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+            )?
+            .execute(params![p.id, p.token, p.name])?;
+        }
+        Write::Room { id, state } => save_room(conn, log, id, state)?,
+        Write::Action(a) => log.append(&mut *conn.prepare_cached(APPEND)?, a)?,
+        Write::DeleteRoom { id } => {
+            // Its log rows become garbage, deleted with the front of the log.
+            conn.prepare_cached("DELETE FROM rooms WHERE id = ?1")?
+                .execute(params![id])?;
+            log.forget(id);
+        }
+        Write::Game(g) => {
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO games
+                 (id, room_id, kind, options, players, record, result, started_at, ended_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            )?
+            .execute(params![
+                g.id,
+                g.room_id,
+                g.kind,
+                g.options,
+                g.players,
+                g.record,
+                g.result,
+                g.started_at,
+                g.ended_at
+            ])?;
+            for id in g.humans.iter().flatten() {
+                conn.prepare_cached(
+                    "INSERT OR IGNORE INTO game_players (game_id, player_id, ended_at)
+                     VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![g.id, id, g.ended_at])?;
+            }
+            let changes = match &g.humans {
+                [Some(first), Some(second)] if g.rated => rate(conn, g, first, second)?,
+                _ => Vec::new(),
+            };
+            if let Some(state) = &g.room_state {
+                save_room(conn, log, &g.room_id, state)?;
+            }
+            return Ok(changes);
+        }
+        Write::Close => {}
+        Write::Account(a) => {
+            conn.prepare_cached(
+                "INSERT INTO accounts (player_id, name_key, name, hash, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![
+                a.player_id,
+                name_key(&a.name),
+                a.name,
+                a.hash,
+                now_ms()
+            ])?;
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// Updates both players' Glicko-2 ratings for one rated result
+/// ([`ratings::rate`]) and records how they moved in the rating history.
+fn rate(
+    conn: &Connection,
+    game: &FinishedGame,
+    first: &str,
+    second: &str,
+) -> rusqlite::Result<Vec<RatingChange>> {
+    let load = |player: &str| -> rusqlite::Result<Glicko2Rating> {
+        Ok(conn
+            .prepare_cached(
+                "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
+            )?
+            .query_row(params![player, game.kind], |r| {
+                Ok(Glicko2Rating {
+                    rating: r.get(0)?,
+                    deviation: r.get(1)?,
+                    volatility: r.get(2)?,
+                })
+            })
+            .optional()?
+            .unwrap_or_default())
+    };
+    let before = [load(first)?, load(second)?];
+    let [a, b] = ratings::rate(before, game.winner);
+    let mut changes = Vec::new();
+    for (seat, player, old, new) in [
+        (Seat::First, first, before[0], a),
+        (Seat::Second, second, before[1], b),
+    ] {
+        conn.prepare_cached(
+            "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
+             VALUES (?1, ?2, ?3, ?4, ?5, 1)
+             ON CONFLICT(player_id, kind) DO UPDATE SET rating = excluded.rating,
+                deviation = excluded.deviation, volatility = excluded.volatility,
+                games = games + 1",
+        )?
+        .execute(params![
+            player,
+            game.kind,
+            new.rating,
+            new.deviation,
+            new.volatility
+        ])?;
+        conn.prepare_cached(
+            "INSERT OR REPLACE INTO rating_history (game_id, player_id, kind, before, after, at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            game.id,
+            player,
+            game.kind,
+            old.rating,
+            new.rating,
+            game.ended_at
+        ])?;
+        changes.push(ratings::change(seat, player, &old, &new));
+    }
+    Ok(changes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::sqlite::fixtures::{action, fresh, room, write_all};
+    use crate::store::sqlite::load::load;
+
+    #[test]
+    fn a_finished_game_is_saved_with_its_room_in_one_write() {
+        let (_dir, conn, mut log) = fresh();
+        write_all(&conn, &mut log, &[room("a"), action("a", 0)]);
+        let game = FinishedGame {
+            id: "g-1".into(),
+            room_id: "a".into(),
+            kind: "gomoku".into(),
+            options: "{}".into(),
+            players: "[]".into(),
+            record: "{}".into(),
+            result: "{}".into(),
+            started_at: 1,
+            ended_at: 2,
+            humans: [None, None],
+            rated: false,
+            winner: None,
+            room_state: Some("a, over".into()),
+        };
+        write_all(&conn, &mut log, &[Write::Game(Box::new(game))]);
+        let loaded = load(&conn).unwrap();
+        let (_, state, rows) = loaded.rooms.iter().find(|(r, _, _)| r == "a").unwrap();
+        assert_eq!(state, "a, over");
+        assert!(rows.is_empty(), "the room's state holds its actions");
+        let games: i64 = conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(games, 1);
+    }
+}

@@ -1,0 +1,75 @@
+//! The restart load: everything the database holds that a starting server
+//! needs (players, accounts, and each saved room with the actions appended
+//! after its last full save).
+
+use rusqlite::Connection;
+
+use crate::store::StoreError;
+use crate::store::rows::{AccountRow, AppendedAction, Loaded, PlayerRow};
+
+/// Reads every player, account and saved room.
+pub(super) fn load(conn: &Connection) -> Result<Loaded, StoreError> {
+    let mut players = Vec::new();
+    let mut stmt = conn.prepare("SELECT id, token, name FROM players")?;
+    let rows = stmt.query_map([], |r| {
+        Ok(PlayerRow {
+            id: r.get(0)?,
+            token: r.get(1)?,
+            name: r.get(2)?,
+        })
+    })?;
+    for row in rows {
+        players.push(row?);
+    }
+    let mut stmt = conn.prepare("SELECT player_id, name, hash FROM accounts")?;
+    let accounts = stmt
+        .query_map([], |r| {
+            Ok(AccountRow {
+                player_id: r.get(0)?,
+                name: r.get(1)?,
+                hash: r.get(2)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    // Each room's full state, then the log rows after its log_from, in order.
+    let mut rooms = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    let mut stmt = conn.prepare("SELECT id, state, log_from FROM rooms")?;
+    let rows = stmt.query_map([], |r| {
+        Ok((
+            r.get::<_, String>(0)?,
+            r.get::<_, String>(1)?,
+            r.get::<_, i64>(2)?,
+        ))
+    })?;
+    for row in rows {
+        let (id, state, log_from) = row?;
+        index.insert(id.clone(), (rooms.len(), log_from));
+        rooms.push((id, state, Vec::new()));
+    }
+    let mut stmt =
+        conn.prepare("SELECT id, room_id, idx, action, seq, clock FROM action_log ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        let room_id: String = r.get(1)?;
+        let Some(&(at, log_from)) = index.get(&room_id) else {
+            continue;
+        };
+        let id: i64 = r.get(0)?;
+        if id <= log_from {
+            continue;
+        }
+        rooms[at].2.push(AppendedAction {
+            room_id,
+            index: r.get::<_, i64>(2)? as u64,
+            action: r.get(3)?,
+            seq: r.get::<_, i64>(4)? as u64,
+            clock: r.get(5)?,
+        });
+    }
+    Ok(Loaded {
+        players,
+        accounts,
+        rooms,
+    })
+}

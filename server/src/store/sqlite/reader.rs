@@ -1,0 +1,206 @@
+//! The reader: a read-only connection on a thread of its own, and the
+//! queries it answers (a player's games, one game, the leaderboards). A slow
+//! or flooded read never holds up a commit of moves.
+
+use std::thread;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tabula_shared::protocol::{
+    FinishedGame as GameView, GameKind, GameResult, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, RoomOptions, SeatInfo,
+};
+use tokio::sync::{mpsc, oneshot};
+
+use super::Sqlite;
+use crate::store::StoreError;
+use crate::store::ratings::PROVISIONAL_DEVIATION;
+
+/// One read, run on the reader's connection.
+pub(super) type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
+
+/// Starts the reader thread on `conn`; it runs each job sent to it, in
+/// order, until it gets `None` or every sender is gone.
+pub(super) fn spawn(conn: Connection) -> std::io::Result<mpsc::UnboundedSender<Option<ReadJob>>> {
+    let (reads, mut jobs) = mpsc::unbounded_channel::<Option<ReadJob>>();
+    thread::Builder::new()
+        .name("tabula-reader".into())
+        .spawn(move || {
+            while let Some(Some(job)) = jobs.blocking_recv() {
+                job(&conn);
+            }
+        })?;
+    Ok(reads)
+}
+
+impl Sqlite {
+    /// Runs a read on the reader thread; it sees every write committed
+    /// before it is queued.
+    pub(in crate::store) async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Connection) -> rusqlite::Result<T> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let (tx, rx) = oneshot::channel();
+        let job: ReadJob = Box::new(move |conn| {
+            let _ = tx.send(f(conn));
+        });
+        self.reads.send(Some(job)).map_err(|_| StoreError::Closed)?;
+        rx.await
+            .map_err(|_| StoreError::Closed)?
+            .map_err(StoreError::Sqlite)
+    }
+
+    /// One page of a player's finished games, newest first, and how many there are.
+    pub(in crate::store) async fn list_games(
+        &self,
+        player_id: String,
+        offset: u32,
+        limit: u32,
+    ) -> Result<(u32, Vec<GameSummary>), StoreError> {
+        self.read(move |conn| {
+            let total: u32 = conn.query_row(
+                "SELECT COUNT(*) FROM game_players WHERE player_id = ?1",
+                params![player_id],
+                |r| r.get(0),
+            )?;
+            let mut stmt = conn.prepare_cached(
+                "SELECT g.id, g.options, g.players, g.result, g.record, g.started_at, g.ended_at
+                 FROM game_players p JOIN games g ON g.id = p.game_id
+                 WHERE p.player_id = ?1
+                 ORDER BY p.ended_at DESC, g.id DESC LIMIT ?2 OFFSET ?3",
+            )?;
+            let rows = stmt.query_map(params![player_id, limit, offset], game_row)?;
+            let games = rows
+                .filter_map(|row| row.map(|o| o.map(|(summary, _)| summary)).transpose())
+                .collect::<rusqlite::Result<Vec<_>>>()?;
+            Ok((total, games))
+        })
+        .await
+    }
+
+    /// One finished game with its record, if the id is known.
+    pub(in crate::store) async fn game(
+        &self,
+        game_id: String,
+    ) -> Result<Option<GameView>, StoreError> {
+        self.read(move |conn| {
+            let row = conn
+                .query_row(
+                    "SELECT id, options, players, result, record, started_at, ended_at
+                     FROM games WHERE id = ?1",
+                    params![game_id],
+                    game_row,
+                )
+                .optional()?;
+            Ok(row
+                .flatten()
+                .map(|(summary, record)| GameView { summary, record }))
+        })
+        .await
+    }
+
+    /// The top 50 of a game's leaderboard.
+    pub(in crate::store) async fn leaderboard(
+        &self,
+        kind: GameKind,
+        period: LeaderboardPeriod,
+        now_ms: i64,
+    ) -> Result<Vec<LeaderboardEntry>, StoreError> {
+        self.read(move |conn| {
+            let kind = kind_name(kind);
+            let entry = |rank: usize,
+                         r: &rusqlite::Row<'_>,
+                         change: Option<f64>|
+             -> rusqlite::Result<LeaderboardEntry> {
+                let deviation: f64 = r.get(3)?;
+                Ok(LeaderboardEntry {
+                    rank: rank as u32 + 1,
+                    player_id: r.get(0)?,
+                    name: r.get(1)?,
+                    rating: r.get::<_, f64>(2)?.round() as i32,
+                    deviation: deviation.round() as i32,
+                    provisional: deviation > PROVISIONAL_DEVIATION,
+                    games: r.get(4)?,
+                    change: change.map(|c| c.round() as i32),
+                })
+            };
+            let mut out = Vec::new();
+            match period {
+                LeaderboardPeriod::AllTime => {
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT r.player_id, a.name, r.rating, r.deviation, r.games
+                         FROM ratings r JOIN accounts a ON a.player_id = r.player_id
+                         WHERE r.kind = ?1 ORDER BY r.rating DESC, a.name LIMIT 50",
+                    )?;
+                    let mut rows = stmt.query(params![kind])?;
+                    while let Some(r) = rows.next()? {
+                        out.push(entry(out.len(), r, None)?);
+                    }
+                }
+                LeaderboardPeriod::Week => {
+                    let since = now_ms - 7 * 24 * 3600 * 1000;
+                    let mut stmt = conn.prepare_cached(
+                        "SELECT h.player_id, a.name, r.rating, r.deviation, COUNT(*),
+                                SUM(h.after - h.before) AS gain
+                         FROM rating_history h
+                         JOIN accounts a ON a.player_id = h.player_id
+                         JOIN ratings r ON r.player_id = h.player_id AND r.kind = h.kind
+                         WHERE h.kind = ?1 AND h.at >= ?2
+                         GROUP BY h.player_id ORDER BY gain DESC, r.rating DESC LIMIT 50",
+                    )?;
+                    let mut rows = stmt.query(params![kind, since])?;
+                    while let Some(r) = rows.next()? {
+                        let gain: f64 = r.get(5)?;
+                        out.push(entry(out.len(), r, Some(gain))?);
+                    }
+                }
+            }
+            Ok(out)
+        })
+        .await
+    }
+}
+
+/// Reads one `games` row into a summary and its record; `None` when the
+/// stored JSON no longer parses (an older format), so one bad row does not
+/// hide a player's whole history.
+#[allow(clippy::type_complexity)]
+fn game_row(
+    r: &rusqlite::Row<'_>,
+) -> rusqlite::Result<Option<(GameSummary, tabula_shared::protocol::GameRecord)>> {
+    let id: String = r.get(0)?;
+    let options: String = r.get(1)?;
+    let players: String = r.get(2)?;
+    let result: String = r.get(3)?;
+    let record: String = r.get(4)?;
+    let parsed = (|| -> serde_json::Result<_> {
+        let options: RoomOptions = serde_json::from_str(&options)?;
+        let seats: Vec<SeatInfo> = serde_json::from_str(&players)?;
+        let result: GameResult = serde_json::from_str(&result)?;
+        let record: tabula_shared::protocol::GameRecord = serde_json::from_str(&record)?;
+        Ok((options, seats, result, record))
+    })();
+    let Ok((options, seats, result, record)) = parsed else {
+        tracing::warn!(game = %id, "a stored game does not parse; skipped");
+        return Ok(None);
+    };
+    Ok(Some((
+        GameSummary {
+            game_id: id,
+            options,
+            seats,
+            result,
+            actions: record.len() as u32,
+            started_at: r.get(5)?,
+            ended_at: r.get(6)?,
+        },
+        record,
+    )))
+}
+
+/// The name a game kind has in the database.
+fn kind_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Gomoku => "gomoku",
+        GameKind::Backgammon => "backgammon",
+    }
+}

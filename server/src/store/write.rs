@@ -1,0 +1,32 @@
+//! [`Write`]: one change the server asks the store to make durable. The
+//! [`Store`](super::Store) handle builds them; the backend's writer applies
+//! them, many to a transaction, in the order they were queued.
+
+use super::rows::{AccountRow, AppendedAction, FinishedGame, PlayerRow};
+
+/// One change to make durable.
+pub(super) enum Write {
+    /// A player identity, new or renamed.
+    Player(PlayerRow),
+    /// A room's whole state.
+    Room {
+        /// The room.
+        id: String,
+        /// Its state, JSON.
+        state: String,
+    },
+    /// One action appended to a running room since its last full save.
+    Action(Box<AppendedAction>),
+    /// A room closed: forget it.
+    DeleteRoom {
+        /// The room.
+        id: String,
+    },
+    /// A finished game, with its rating update and its room's final state.
+    Game(Box<FinishedGame>),
+    /// A new account.
+    Account(AccountRow),
+    /// Commit what was queued before, then stop the writer and release the
+    /// data directory; answered once it is released.
+    Close,
+}
