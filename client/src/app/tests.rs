@@ -5,14 +5,14 @@
 use tabula_shared::backgammon::ResignKind;
 use tabula_shared::gomoku::{Point, Seat};
 use tabula_shared::protocol::{
-    ClientMessage, ErrorCode, GameKind, LeaderboardPeriod, OfferKind, PlayerAction, Role,
-    ServerFrame, ServerMessage,
+    ClientMessage, ErrorCode, GameKind, LeaderboardPeriod, OfferKind, PROTOCOL_VERSION,
+    PlayerAction, Role, ServerFrame, ServerMessage,
 };
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
 use crate::net::{NetCommand, NetEvent, Network};
-use crate::settings::Settings;
+use crate::settings::{DEFAULT_ADDRESS, Settings};
 
 /// An app with no server behind it, and the receiver of its network commands.
 fn app() -> (TabulaApp, UnboundedReceiver<NetCommand>) {
@@ -427,4 +427,40 @@ fn a_refused_join_goes_back_to_the_lobby() {
     );
     assert!(app.room().is_none());
     assert_eq!(app.toasts(), vec!["the room is full"]);
+}
+
+#[test]
+fn welcome_keeps_the_token_and_rejoins_the_seated_room() {
+    let (mut app, mut rx) = app();
+    app.connect.account_password = "pw".into();
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Welcome {
+            protocol: PROTOCOL_VERSION,
+            player_id: "p1".into(),
+            name: "Ada".into(),
+            token: "t1".into(),
+            rooms: vec!["r9".into()],
+            registered: true,
+        },
+    );
+    assert_eq!(
+        app.settings.tokens.get(DEFAULT_ADDRESS).map(String::as_str),
+        Some("t1")
+    );
+    assert!(app.session.identity_unsaved);
+    assert!(app.registered());
+    assert!(app.connect.account_password.is_empty());
+    assert_eq!(
+        sent(&mut rx),
+        vec![
+            ClientMessage::JoinRoom {
+                room_id: "r9".into(),
+                role: Role::Player,
+                since: None,
+            },
+            ClientMessage::ListRooms,
+        ]
+    );
 }
