@@ -112,6 +112,15 @@ impl Network {
         Network { commands, events }
     }
 
+    /// A handle with no worker behind it, for tests: the commands the app
+    /// gives arrive on the returned receiver, and no event ever comes back.
+    #[cfg(test)]
+    pub(crate) fn detached() -> (Network, tmpsc::UnboundedReceiver<NetCommand>) {
+        let (commands, command_rx) = tmpsc::unbounded_channel();
+        let (_, events) = mpsc::channel();
+        (Network { commands, events }, command_rx)
+    }
+
     /// Queues a command for the worker.
     pub fn command(&self, command: NetCommand) {
         let _ = self.commands.send(command);

@@ -1,0 +1,281 @@
+//! [`TabulaApp::apply`]: the one place where commands change state. It
+//! turns what the player wants into state changes and into the wire messages
+//! that say it to the server, handing each command to the screen it
+//! concerns.
+
+use tabula_shared::protocol::{ClientMessage, PlayerAction, validate_name};
+
+use super::{Command, GameIntent, HISTORY_PAGE, Screen, TabulaApp};
+use crate::export::ExportForm;
+use crate::net::{NetCommand, Target};
+
+impl TabulaApp {
+    /// Applies one command: the only place that changes state on the UI's behalf.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::Connect | Command::PlayHere | Command::Disconnect => {
+                self.apply_session(command)
+            }
+            Command::ShowCreate(open) => self.lobby.create_open = open,
+            Command::CreateRoom => self.create_room(),
+            Command::JoinRoom { room_id, role } => {
+                self.requests.send(ClientMessage::JoinRoom {
+                    room_id,
+                    role,
+                    since: None,
+                });
+            }
+            Command::JoinByCode => {
+                if let Some(code) = self.lobby.code() {
+                    self.requests.send(ClientMessage::JoinByCode { code });
+                }
+            }
+            Command::Leave => {
+                self.room.leave(&mut self.requests);
+                self.requests.send(ClientMessage::ListRooms);
+            }
+            Command::ShowScreen(_)
+            | Command::HistoryPage(_)
+            | Command::ShowLeaderboard(..)
+            | Command::OpenGame(_)
+            | Command::ReplayGo(_)
+            | Command::ReplayFlip
+            | Command::CloseReplay => self.apply_navigation(command),
+            Command::ShowAccount(open) => self.account.show(open),
+            Command::Register => self.account.register(&mut self.requests),
+            Command::ExportGame(_)
+            | Command::ExportReplay
+            | Command::ExportFormat(_)
+            | Command::SaveExport
+            | Command::CloseExport => self.apply_export(command),
+            Command::PlaceStone(_)
+            | Command::ChooseSwap2(_)
+            | Command::Roll
+            | Command::Double
+            | Command::TakeCube
+            | Command::DropCube
+            | Command::Board(_)
+            | Command::UndoHop
+            | Command::ConfirmPlay
+            | Command::Resign(_)
+            | Command::OfferDraw
+            | Command::RequestTakeback
+            | Command::Rematch
+            | Command::ClaimWin
+            | Command::AnswerOffer { .. }
+            | Command::MuteSpectators(_)
+            | Command::Flip
+            | Command::DismissResult
+            | Command::SendChat => self.apply_room(command),
+        }
+    }
+
+    /// Connecting, hosting and disconnecting.
+    fn apply_session(&mut self, command: Command) {
+        match command {
+            Command::Connect => self.connect(),
+            Command::PlayHere => {
+                if let Err(reason) = validate_name(&self.settings.name) {
+                    self.toasts.push(format!("Name: {reason}"));
+                    return;
+                }
+                match self.session.host(&mut self.settings) {
+                    Ok(()) => self.connect(),
+                    Err(reason) => self.toasts.push(reason),
+                }
+            }
+            Command::Disconnect => {
+                self.requests.command(NetCommand::Disconnect);
+                self.session.welcomed = false;
+                self.session.registered = false;
+                self.room.room = None;
+                self.lobby.rooms.clear();
+                self.forget_account_views();
+            }
+            _ => {}
+        }
+    }
+
+    /// Connects with the settings' name, address and passwords.
+    fn connect(&mut self) {
+        let name = match validate_name(&self.settings.name) {
+            Ok(name) => name,
+            Err(reason) => {
+                self.toasts.push(format!("Name: {reason}"));
+                return;
+            }
+        };
+        self.settings.name = name.clone();
+        let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());
+        let address = self.settings.address.trim().to_string();
+        let token = self.settings.tokens.get(&address).cloned();
+        self.requests.command(NetCommand::Connect(Target {
+            address,
+            name,
+            password,
+            token,
+            account_password: self.connect.account_password(),
+        }));
+        self.room.room = None;
+        self.lobby.rooms.clear();
+        self.session.registered = false;
+        self.forget_account_views();
+    }
+
+    /// Drops what belonged to the identity we were connected as.
+    fn forget_account_views(&mut self) {
+        self.screen = Screen::Lobby;
+        self.history.page = None;
+        self.history.offset = 0;
+        self.leaderboard.board = None;
+        self.replay.replay = None;
+        self.export = None;
+        self.account.reset();
+    }
+
+    /// Creates a room from the create dialog's fields.
+    fn create_room(&mut self) {
+        self.lobby.create_open = false;
+        let mut options = self.settings.create.options();
+        // Rated rooms need an account; the checkbox is off for guests.
+        options.rated &= self.session.registered;
+        self.requests.send(ClientMessage::CreateRoom { options });
+    }
+
+    /// What a player or spectator does in the room.
+    fn apply_room(&mut self, command: Command) {
+        let requests = &mut self.requests;
+        let room = &mut self.room;
+        match command {
+            Command::PlaceStone(point) => room.act(requests, PlayerAction::Place { point }),
+            Command::ChooseSwap2(choice) => room.act(requests, PlayerAction::Choose { choice }),
+            Command::Roll => room.act(requests, PlayerAction::Roll),
+            Command::Double => room.act(requests, PlayerAction::Double),
+            Command::TakeCube => room.act(requests, PlayerAction::Take),
+            Command::DropCube => room.act(requests, PlayerAction::Drop),
+            Command::Board(input) => {
+                if let Some(turn) = &mut room.bg {
+                    turn.input(input);
+                }
+            }
+            Command::UndoHop => {
+                if let Some(turn) = &mut room.bg {
+                    turn.undo();
+                }
+            }
+            Command::ConfirmPlay => room.confirm_play(requests),
+            Command::Resign(kind) => {
+                room.send(requests, |room_id| ClientMessage::Resign { room_id, kind });
+            }
+            Command::OfferDraw => {
+                room.send(requests, |room_id| ClientMessage::OfferDraw { room_id });
+            }
+            Command::RequestTakeback => {
+                room.send(requests, |room_id| ClientMessage::RequestTakeback {
+                    room_id,
+                });
+            }
+            Command::Rematch => room.send(requests, |room_id| ClientMessage::Rematch { room_id }),
+            Command::ClaimWin => {
+                room.send(requests, |room_id| ClientMessage::ClaimWin { room_id });
+            }
+            Command::AnswerOffer { kind, accept } => {
+                room.send(requests, |room_id| ClientMessage::Answer {
+                    room_id,
+                    request: kind,
+                    accept,
+                })
+            }
+            Command::MuteSpectators(muted) => room.send(requests, |room_id| {
+                ClientMessage::MuteSpectators { room_id, muted }
+            }),
+            Command::Flip => room.flipped = !room.flipped,
+            Command::DismissResult => room.result_dismissed = true,
+            Command::SendChat => room.send_chat(requests),
+            _ => {}
+        }
+    }
+
+    /// Moving between the lobby, the history, the leaderboard and the replay
+    /// viewer.
+    fn apply_navigation(&mut self, command: Command) {
+        match command {
+            Command::ShowScreen(screen) => {
+                match screen {
+                    Screen::History => self.apply(Command::HistoryPage(self.history.offset)),
+                    Screen::Leaderboard => {
+                        let (game, period) = self.leaderboard.choice;
+                        self.apply(Command::ShowLeaderboard(game, period));
+                    }
+                    Screen::Lobby => {
+                        self.requests.send(ClientMessage::ListRooms);
+                    }
+                    Screen::Replay => {}
+                }
+                if screen != Screen::Replay || self.replay.replay.is_some() {
+                    self.screen = screen;
+                }
+            }
+            Command::HistoryPage(offset) => {
+                self.history.offset = offset;
+                self.requests.send(ClientMessage::ListGames {
+                    offset,
+                    limit: HISTORY_PAGE,
+                });
+            }
+            Command::ShowLeaderboard(game, period) => {
+                self.leaderboard.choice = (game, period);
+                self.requests
+                    .send(ClientMessage::GetLeaderboard { game, period });
+            }
+            Command::OpenGame(game_id) => {
+                let id = self.requests.send(ClientMessage::GetGame { game_id });
+                self.game_request = Some((id, GameIntent::Replay));
+            }
+            Command::ReplayGo(n) => {
+                if let Some(replay) = &mut self.replay.replay {
+                    replay.go_to(n);
+                }
+            }
+            Command::ReplayFlip => {
+                if let Some(replay) = &mut self.replay.replay {
+                    replay.flip();
+                }
+            }
+            Command::CloseReplay => {
+                self.screen = self.replay.return_to;
+                if self.screen == Screen::History {
+                    self.apply(Command::HistoryPage(self.history.offset));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The export window.
+    fn apply_export(&mut self, command: Command) {
+        match command {
+            Command::ExportGame(game_id) => {
+                let id = self.requests.send(ClientMessage::GetGame { game_id });
+                self.game_request = Some((id, GameIntent::Export));
+            }
+            Command::ExportReplay => {
+                if let Some(replay) = &self.replay.replay {
+                    self.export = Some(ExportForm::new(replay.game.clone()));
+                }
+            }
+            Command::ExportFormat(format) => {
+                if let Some(form) = &mut self.export {
+                    form.set_format(format);
+                }
+            }
+            Command::SaveExport => {
+                if let Some(form) = &mut self.export {
+                    form.save();
+                }
+            }
+            Command::CloseExport => self.export = None,
+            _ => {}
+        }
+    }
+}

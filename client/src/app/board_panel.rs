@@ -1,0 +1,196 @@
+//! The board in the room view: the Gomoku board with its forbidden points
+//! and winning line, or the Backgammon board with the opponent's play
+//! animated and our own play built by clicks and drags.
+
+use std::time::Instant;
+
+use egui::{Key, Ui};
+use tabula_shared::backgammon::{Board, GamePhase, Side};
+use tabula_shared::gomoku::{Gomoku, Outcome, Phase, Point, Rule, Stone};
+use tabula_shared::protocol::LiveGame;
+
+use super::Command;
+use super::bg_turn::{Anim, BgTurn};
+use super::room_screen::RoomScreen;
+use crate::bg_view::{self, BgGeometry, BgView, Loc, abs_index};
+use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
+use crate::room::Room;
+
+/// Seconds per animated checker hop.
+const HOP_SECS: f32 = 0.25;
+
+impl RoomScreen {
+    /// Draws the board; the geometries are kept for tests and tools.
+    pub(super) fn board(
+        &mut self,
+        ui: &mut Ui,
+        show_numbers: bool,
+        gomoku_geometry: &mut Option<GomokuGeometry>,
+        bg_geometry: &mut Option<BgGeometry>,
+    ) -> Vec<Command> {
+        let viewer = self.bg_viewer();
+        let my_side = self.my_side();
+        let Some(room) = &self.room else {
+            return Vec::new();
+        };
+        match &room.live {
+            Some(LiveGame::Gomoku(game)) => {
+                let forbidden = &mut self.forbidden;
+                gomoku_board(ui, room, game, show_numbers, forbidden, gomoku_geometry)
+            }
+            Some(LiveGame::Backgammon(game)) => {
+                let mut view = BgView {
+                    viewer: Some(viewer),
+                    cube: game.config().cube.then_some(game.cube()),
+                    ..BgView::default()
+                };
+                let mut out = Vec::new();
+                let mut board = game.board();
+                if let Some(anim) = self.anims.front_mut() {
+                    match anim_frame(anim, viewer, &mut view) {
+                        Some(b) => board = b,
+                        None => {
+                            self.anims.pop_front();
+                            ui.ctx().request_repaint();
+                        }
+                    }
+                } else {
+                    view.dice = match *game.phase() {
+                        GamePhase::Moving { side, dice } => Some((side, [dice.a, dice.b])),
+                        _ => None,
+                    };
+                    if let Some(turn) = &self.bg {
+                        board = turn_view(turn, my_side.unwrap_or(Side::White), &mut view);
+                        if turn.builder.is_complete()
+                            && !turn.sent
+                            && ui.input(|i| i.key_pressed(Key::Enter))
+                            && ui.ctx().memory(|m| m.focused().is_none())
+                        {
+                            out.push(Command::ConfirmPlay);
+                        }
+                    }
+                }
+                let rect = ui.available_rect_before_wrap();
+                *bg_geometry = Some(BgGeometry::fit(rect));
+                if let Some(input) = bg_view::show(ui, &board, &view) {
+                    out.push(Command::Board(input));
+                }
+                out
+            }
+            None => {
+                ui.centered_and_justified(|ui| ui.label("Waiting for the game…"));
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// The Gomoku board; a click on it places a stone when it is our turn.
+fn gomoku_board(
+    ui: &mut Ui,
+    room: &Room,
+    game: &Gomoku,
+    show_numbers: bool,
+    forbidden: &mut Option<(usize, Vec<Point>)>,
+    geometry: &mut Option<GomokuGeometry>,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    let len = game.moves().len();
+    let placing = matches!(
+        game.phase(),
+        Phase::Main | Phase::Swap2PlaceThree | Phase::Swap2PlaceTwo
+    );
+    let renju_black =
+        game.config().rule == Rule::Renju && game.stone_to_play() == Stone::Black && placing;
+    if !renju_black {
+        *forbidden = None;
+    } else if forbidden.as_ref().is_none_or(|f| f.0 != len) {
+        *forbidden = Some((len, game.forbidden_points()));
+    }
+    let clicker =
+        (room.is_player() && room.result.is_none() && placing && game.to_act() == room.seat)
+            .then_some(room.seat)
+            .flatten();
+    let line = match (&room.result, game.outcome()) {
+        (Some(r), _) if !r.line.is_empty() => r.line.clone(),
+        (_, Some(Outcome::Win { line, .. })) => line.clone(),
+        _ => Vec::new(),
+    };
+    let view = GomokuView {
+        clicker,
+        show_numbers,
+        line,
+        forbidden: forbidden.as_ref().map(|f| f.1.clone()).unwrap_or_default(),
+        flipped: false,
+    };
+    let rect = ui.available_rect_before_wrap();
+    *geometry = Some(GomokuGeometry::fit(rect, game.size()));
+    if let Some(p) = gomoku_view::show(ui, game, &view) {
+        out.push(Command::PlaceStone(p));
+    }
+    out
+}
+
+/// The board after the hops of the play being built, with the movable
+/// checkers and the selected one's targets marked in `view`.
+fn turn_view(turn: &BgTurn, side: Side, view: &mut BgView) -> Board {
+    view.dice_left = Some(turn.builder.dice_left());
+    view.interactive = !turn.sent;
+    view.selected = turn.selected.map(Loc::from_number);
+    view.movable = if turn.selected.is_none() {
+        turn.builder
+            .movable()
+            .into_iter()
+            .map(Loc::from_number)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    view.targets = turn
+        .selected
+        .map(|s| {
+            turn.builder
+                .destinations(s)
+                .into_iter()
+                .map(Loc::from_number)
+                .collect()
+        })
+        .unwrap_or_default();
+    Board::from_position(&turn.builder.position(), side)
+}
+
+/// The board in the middle of an opponent's hop, with the flying checker
+/// set in `view`; `None` once the last hop is done.
+fn anim_frame(anim: &mut Anim, viewer: Side, view: &mut BgView) -> Option<Board> {
+    let to_viewer = |side: Side, n: u8| -> Loc {
+        match n {
+            25 => Loc::Bar,
+            0 => Loc::Off,
+            n if side == viewer => Loc::Point(n),
+            n => Loc::Point(25 - n),
+        }
+    };
+    let start = *anim.start.get_or_insert_with(Instant::now);
+    let t = start.elapsed().as_secs_f32() / HOP_SECS;
+    let k = t.floor() as usize;
+    if k >= anim.hops.len() {
+        return None;
+    }
+    let side = anim.side;
+    let hop = anim.hops[k];
+    let mut board = Board::from_position(&anim.steps[k], side);
+    if hop.from == 25 {
+        board.bar[side.index()] = board.bar[side.index()].saturating_sub(1);
+    } else if (1..=24).contains(&hop.from) {
+        let i = abs_index(side, hop.from);
+        board.points[i] -= if side == Side::White { 1 } else { -1 };
+    }
+    view.flying = Some((
+        to_viewer(side, hop.from),
+        to_viewer(side, hop.to),
+        side,
+        t - k as f32,
+    ));
+    view.dice = anim.dice.map(|d| (side, d));
+    Some(board)
+}

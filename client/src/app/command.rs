@@ -1,0 +1,108 @@
+//! [`Command`]: what the player asks for from a panel. Commands name the
+//! player's intent ("place a stone", "offer a draw"); [`super::TabulaApp::apply`]
+//! turns them into state changes and wire messages.
+
+use tabula_shared::backgammon::ResignKind;
+use tabula_shared::export::ExportFormat;
+use tabula_shared::gomoku::{Point, Swap2Choice};
+use tabula_shared::protocol::{GameKind, LeaderboardPeriod, OfferKind, Role};
+
+use super::Screen;
+use crate::bg_view::BoardInput;
+
+/// Everything a panel can ask for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Command {
+    /// Connect with the settings' address.
+    Connect,
+    /// Start (or find) a server on this computer and connect to it.
+    PlayHere,
+    /// Close the connection.
+    Disconnect,
+    /// Open or close the create dialog.
+    ShowCreate(bool),
+    /// Create a room from the dialog's fields.
+    CreateRoom,
+    /// Join a listed room, to play or to watch.
+    JoinRoom {
+        /// The room.
+        room_id: String,
+        /// Player or spectator.
+        role: Role,
+    },
+    /// Join the private room whose code was typed.
+    JoinByCode,
+    /// Leave the current room.
+    Leave,
+    /// Place a Gomoku stone.
+    PlaceStone(Point),
+    /// Make a Swap2 opening choice.
+    ChooseSwap2(Swap2Choice),
+    /// Roll the dice (Backgammon).
+    Roll,
+    /// Offer the cube (Backgammon).
+    Double,
+    /// Take the offered cube.
+    TakeCube,
+    /// Drop the offered cube, losing the game.
+    DropCube,
+    /// A click or drag on the Backgammon board.
+    Board(BoardInput),
+    /// Take back the last hop of the play being built.
+    UndoHop,
+    /// Send the play being built.
+    ConfirmPlay,
+    /// Resign; Backgammon says how much is conceded.
+    Resign(Option<ResignKind>),
+    /// Offer a draw (Gomoku).
+    OfferDraw,
+    /// Ask the opponent to take back the last move.
+    RequestTakeback,
+    /// Ask for (or agree to) another game in the same room.
+    Rematch,
+    /// Claim the win over an opponent who stayed away too long.
+    ClaimWin,
+    /// Accept or decline the opponent's offer.
+    AnswerOffer {
+        /// Which offer.
+        kind: OfferKind,
+        /// Yes or no.
+        accept: bool,
+    },
+    /// Mute or unmute the spectators' chat (players only).
+    MuteSpectators(bool),
+    /// Turn the board around (spectators).
+    Flip,
+    /// Close the game-over dialog.
+    DismissResult,
+    /// Send the chat line typed.
+    SendChat,
+    /// Show a screen (the lobby, history, leaderboard or the replay viewer).
+    ShowScreen(Screen),
+    /// Ask for the page of our history that starts at this offset.
+    HistoryPage(u32),
+    /// Ask for a leaderboard.
+    ShowLeaderboard(GameKind, LeaderboardPeriod),
+    /// Open a finished game in the replay viewer.
+    OpenGame(String),
+    /// Show the replay at the position after this many actions.
+    ReplayGo(usize),
+    /// Turn the replay's board around.
+    ReplayFlip,
+    /// Leave the replay viewer.
+    CloseReplay,
+    /// Open or close the account window.
+    ShowAccount(bool),
+    /// Register our name with the password typed in the account window.
+    Register,
+    /// Fetch a finished game and open the export window for it.
+    ExportGame(String),
+    /// Open the export window for the game in the replay viewer.
+    ExportReplay,
+    /// Choose the export window's file format.
+    ExportFormat(ExportFormat),
+    /// Write the export file.
+    SaveExport,
+    /// Close the export window.
+    CloseExport,
+}

@@ -1,0 +1,88 @@
+//! [`ConnectScreen`]: the first screen, where the player gives a name, a
+//! server and the passwords, then connects or hosts a game here.
+
+use egui::{Key, RichText, Ui};
+
+use super::Command;
+use super::labels::BAD;
+use crate::net::ConnState;
+use crate::settings::Settings;
+
+/// What the connect screen keeps besides the saved settings.
+#[derive(Default)]
+pub(super) struct ConnectScreen {
+    /// The account password typed: kept in memory only, and cleared once the
+    /// server has welcomed us.
+    pub(super) account_password: String,
+}
+
+impl ConnectScreen {
+    /// The password to sign in with, if one was typed.
+    pub(super) fn account_password(&self) -> Option<String> {
+        Some(self.account_password.clone()).filter(|p| !p.is_empty())
+    }
+
+    /// Draws the screen.
+    pub(super) fn ui(
+        &mut self,
+        ui: &mut Ui,
+        settings: &mut Settings,
+        conn: &ConnState,
+    ) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.vertical_centered(|ui| {
+            ui.add_space(40.0);
+            ui.heading("Gomoku and Backgammon with friends");
+            ui.add_space(20.0);
+        });
+        egui::Grid::new("connect")
+            .num_columns(2)
+            .spacing([12.0, 10.0])
+            .show(ui, |ui| {
+                let l = ui.label("Display name");
+                ui.text_edit_singleline(&mut settings.name)
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Server address");
+                ui.text_edit_singleline(&mut settings.address)
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Server password");
+                ui.add(
+                    egui::TextEdit::singleline(&mut settings.password)
+                        .password(true)
+                        .hint_text("optional"),
+                )
+                .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Account password");
+                ui.add(
+                    egui::TextEdit::singleline(&mut self.account_password)
+                        .password(true)
+                        .hint_text("only to sign in to a registered name"),
+                )
+                .labelled_by(l.id)
+                .on_hover_text("Leave empty to play as a guest. Never saved on this computer.");
+                ui.end_row();
+            });
+        if let ConnState::Refused(reason) = conn {
+            ui.add_space(8.0);
+            ui.label(RichText::new(reason).color(BAD));
+        }
+        ui.add_space(12.0);
+        ui.horizontal(|ui| {
+            if ui.button("Connect").clicked() {
+                out.push(Command::Connect);
+            }
+            if ui.button("Play on this computer").on_hover_text(
+                "Start a server inside this app (or use the one already running here) and connect to it",
+            ).clicked() {
+                out.push(Command::PlayHere);
+            }
+        });
+        if ui.input(|i| i.key_pressed(Key::Enter)) {
+            out.push(Command::Connect);
+        }
+        out
+    }
+}

@@ -1,0 +1,66 @@
+//! The "Save game" window: a finished game's file format and path, and
+//! whether it was saved. The form itself is [`ExportForm`].
+
+use egui::RichText;
+
+use super::Command;
+use super::labels::{BAD, GOOD, game_name};
+use crate::export::ExportForm;
+
+/// Draws the window.
+pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<Command> {
+    let mut out = Vec::new();
+    let mut open = true;
+    egui::Window::new("Save game")
+        .open(&mut open)
+        .collapsible(false)
+        .resizable(false)
+        .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
+        .show(ctx, |ui| {
+            let summary = &form.game.summary;
+            let meta = form.meta();
+            ui.label(format!(
+                "{} · {} vs {} · {}",
+                game_name(summary.options.game.kind()),
+                meta.players[0],
+                meta.players[1],
+                meta.date.unwrap_or_default()
+            ));
+            let formats = form.formats();
+            if formats.is_empty() {
+                ui.label(
+                    "This game cannot be saved: no other program knows its \"doubles played twice\" rule.",
+                );
+                return;
+            }
+            ui.horizontal(|ui| {
+                ui.label("Format");
+                for f in formats {
+                    if ui.radio(form.format == Some(*f), f.label()).clicked() {
+                        out.push(Command::ExportFormat(*f));
+                    }
+                }
+            });
+            ui.horizontal(|ui| {
+                let l = ui.label("File");
+                ui.add(egui::TextEdit::singleline(&mut form.path).desired_width(420.0))
+                    .labelled_by(l.id);
+            });
+            if ui.button("Save").clicked() {
+                out.push(Command::SaveExport);
+            }
+            match &form.outcome {
+                Some(Ok(path)) => {
+                    ui.label(RichText::new(format!("Saved to {path}")).color(GOOD));
+                }
+                Some(Err(e)) => {
+                    ui.label(RichText::new(format!("Not saved: {e}")).color(BAD));
+                }
+                None => {}
+            }
+        });
+    if !open {
+        out.push(Command::CloseExport);
+    }
+    out
+}

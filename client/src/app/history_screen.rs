@@ -1,0 +1,180 @@
+//! [`HistoryScreen`]: our finished games, a page at a time, each with a
+//! button that opens it in the replay viewer.
+
+use egui::{Color32, RichText, Ui};
+use tabula_shared::gomoku::Seat;
+use tabula_shared::protocol::{EndReason, GameSummary};
+
+use super::Command;
+use super::labels::{BAD, GOOD, RATED, game_name, rules_text};
+use crate::replay::date_time_text;
+
+/// How many games a page of the history holds.
+pub const HISTORY_PAGE: u32 = 20;
+
+/// The page of our history on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HistoryPage {
+    /// How many newer games come before this page.
+    pub offset: u32,
+    /// How many games we have in all.
+    pub total: u32,
+    /// This page, newest first.
+    pub games: Vec<GameSummary>,
+}
+
+/// The history screen's state.
+#[derive(Default)]
+pub(super) struct HistoryScreen {
+    /// The page last received.
+    pub(super) page: Option<HistoryPage>,
+    /// The offset of the page asked for last.
+    pub(super) offset: u32,
+}
+
+impl HistoryScreen {
+    /// Draws the screen; `me` is our player id.
+    pub(super) fn ui(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            ui.heading("My games");
+            if ui.button("Refresh").clicked() {
+                out.push(Command::HistoryPage(self.offset));
+            }
+        });
+        ui.label(
+            RichText::new("Newest first; times in UTC.")
+                .small()
+                .color(Color32::GRAY),
+        );
+        ui.separator();
+        let Some(page) = &self.page else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Loading…");
+            });
+            return out;
+        };
+        if page.games.is_empty() {
+            ui.label("No finished games yet. Play one, then come back to replay it.");
+            return out;
+        }
+        out.extend(pager(ui, page));
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::Grid::new("history")
+                .striped(true)
+                .num_columns(6)
+                .spacing([16.0, 6.0])
+                .show(ui, |ui| {
+                    for h in ["Date", "Game", "Opponent", "Result", "Rated", ""] {
+                        ui.label(RichText::new(h).strong());
+                    }
+                    ui.end_row();
+                    for g in &page.games {
+                        out.extend(game_row(ui, g, me));
+                        ui.end_row();
+                    }
+                });
+        });
+        out
+    }
+}
+
+/// "Newer", "Games 1–20 of 45", "Older".
+fn pager(ui: &mut Ui, page: &HistoryPage) -> Vec<Command> {
+    let mut out = Vec::new();
+    let first = page.offset + 1;
+    let last = page.offset + page.games.len() as u32;
+    ui.horizontal(|ui| {
+        if ui
+            .add_enabled(page.offset > 0, egui::Button::new("Newer"))
+            .clicked()
+        {
+            out.push(Command::HistoryPage(
+                page.offset.saturating_sub(HISTORY_PAGE),
+            ));
+        }
+        ui.label(format!("Games {first}–{last} of {}", page.total));
+        if ui
+            .add_enabled(last < page.total, egui::Button::new("Older"))
+            .clicked()
+        {
+            out.push(Command::HistoryPage(last));
+        }
+    });
+    out
+}
+
+/// One game's row.
+fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.label(date_time_text(g.ended_at));
+    ui.label(game_name(g.options.game.kind()))
+        .on_hover_text(rules_text(&g.options.game));
+    let opponent = g
+        .seats
+        .iter()
+        .filter_map(|s| s.player.as_ref())
+        .find(|p| p.id != me)
+        .map_or_else(|| "?".to_string(), |p| p.name.clone());
+    ui.label(opponent);
+    let result = result_text(g, me);
+    let colour = if result.starts_with("Won") {
+        GOOD
+    } else if result.starts_with("Lost") {
+        BAD
+    } else {
+        ui.visuals().text_color()
+    };
+    ui.label(RichText::new(result).color(colour));
+    if g.options.rated {
+        ui.label(RichText::new("Rated").strong().color(RATED));
+    } else {
+        ui.label("—");
+    }
+    if ui.button("Replay").clicked() {
+        out.push(Command::OpenGame(g.game_id.clone()));
+    }
+    out
+}
+
+fn reason_text(reason: EndReason) -> &'static str {
+    match reason {
+        EndReason::Rules => "",
+        EndReason::BoardFull => "board full",
+        EndReason::Resigned => "resigned",
+        EndReason::Dropped => "double dropped",
+        EndReason::DrawAgreed => "agreed",
+        EndReason::Timeout => "on time",
+        EndReason::Abandoned => "abandoned",
+    }
+}
+
+fn seat_name(summary: &GameSummary, seat: Seat) -> String {
+    summary.player_name(seat).unwrap_or("?").to_string()
+}
+
+/// "Won", "Lost" or "Draw" from `me`'s side (or "Ada won" when `me` did
+/// not play), with how it ended and the Backgammon score.
+pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
+    let my_seat = summary
+        .seats
+        .iter()
+        .find(|s| s.player.as_ref().is_some_and(|p| p.id == me))
+        .map(|s| s.seat);
+    let result = &summary.result;
+    let mut text = match (result.winner, my_seat) {
+        (None, _) => "Draw".to_string(),
+        (Some(w), Some(m)) if w == m => "Won".to_string(),
+        (Some(_), Some(_)) => "Lost".to_string(),
+        (Some(w), None) => format!("{} won", seat_name(summary, w)),
+    };
+    let reason = reason_text(result.reason);
+    if !reason.is_empty() {
+        text.push_str(&format!(" ({reason})"));
+    }
+    if let Some([w, b]) = result.score {
+        text.push_str(&format!(" {w}–{b}"));
+    }
+    text
+}

@@ -1,0 +1,80 @@
+//! The words and marks several screens share: game and level names, a
+//! room's rules in one line, the "Rated" colour and the status dot.
+
+use egui::{Color32, Ui};
+use tabula_shared::gomoku::{Opening, Rule};
+use tabula_shared::protocol::{AiLevel, GameKind, GameOptions};
+
+/// The colour of the "Rated" marks.
+pub(super) const RATED: Color32 = Color32::from_rgb(230, 180, 60);
+/// The colour of good news: a win, a rating gained, a file saved.
+pub(super) const GOOD: Color32 = Color32::from_rgb(80, 200, 80);
+/// The colour of bad news: a loss, a rating lost, an error.
+pub(super) const BAD: Color32 = Color32::from_rgb(230, 80, 60);
+/// The colour of a warning: a player disconnected, a record that stops.
+pub(super) const WARN: Color32 = Color32::from_rgb(240, 140, 40);
+
+/// A filled circle the size of a glyph (the default fonts have no "●").
+pub(super) fn dot(ui: &mut Ui, colour: Color32, size: f32) -> egui::Response {
+    let (rect, response) = ui.allocate_exact_size(egui::vec2(size, size), egui::Sense::hover());
+    ui.painter()
+        .circle_filled(rect.center(), size / 2.0, colour);
+    ui.painter().circle_stroke(
+        rect.center(),
+        size / 2.0,
+        egui::Stroke::new(1.0, Color32::GRAY),
+    );
+    response
+}
+
+/// An AI level's name.
+pub(super) fn level_name(level: AiLevel) -> &'static str {
+    match level {
+        AiLevel::Beginner => "Beginner",
+        AiLevel::Intermediate => "Intermediate",
+        AiLevel::Expert => "Expert",
+    }
+}
+
+/// A game's name.
+pub(super) fn game_name(kind: GameKind) -> &'static str {
+    match kind {
+        GameKind::Gomoku => "Gomoku",
+        GameKind::Backgammon => "Backgammon",
+    }
+}
+
+/// A one-line description of a room's rules.
+pub fn rules_text(game: &GameOptions) -> String {
+    match game {
+        GameOptions::Gomoku(c) => {
+            let rule = match c.rule {
+                Rule::Freestyle => "freestyle",
+                Rule::Standard => "standard",
+                Rule::Renju => "renju",
+            };
+            let opening = match c.opening {
+                Opening::None => "",
+                Opening::Swap2 => ", swap2",
+            };
+            format!("{0}×{0} {rule}{opening}", c.size)
+        }
+        GameOptions::Backgammon(c) => {
+            let mut parts = vec![if c.length == 0 {
+                "money game".to_string()
+            } else {
+                format!("{}-point match", c.length)
+            }];
+            if c.cube {
+                parts.push("cube".into());
+            }
+            if c.crawford && c.length > 0 {
+                parts.push("Crawford".into());
+            }
+            if c.jacoby && c.length == 0 {
+                parts.push("Jacoby".into());
+            }
+            parts.join(", ")
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! [`LeaderboardScreen`]: the ratings of registered players for one game,
+//! all time or over the last 7 days, and the AI levels' ratings beside them.
+
+use egui::{Color32, RichText, Ui};
+use tabula_shared::protocol::{AiRating, GameKind, LeaderboardEntry, LeaderboardPeriod};
+
+use super::Command;
+use super::labels::{BAD, GOOD, game_name, level_name};
+
+/// The leaderboard on screen.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Leaderboard {
+    /// Which game.
+    pub game: GameKind,
+    /// All time or the last 7 days.
+    pub period: LeaderboardPeriod,
+    /// Best first.
+    pub entries: Vec<LeaderboardEntry>,
+    /// The AI levels' published ratings.
+    pub ai: Vec<AiRating>,
+}
+
+/// The leaderboard screen's state.
+pub(super) struct LeaderboardScreen {
+    /// The game and period asked for last.
+    pub(super) choice: (GameKind, LeaderboardPeriod),
+    /// The leaderboard last received.
+    pub(super) board: Option<Leaderboard>,
+}
+
+impl Default for LeaderboardScreen {
+    fn default() -> LeaderboardScreen {
+        LeaderboardScreen {
+            choice: (GameKind::Gomoku, LeaderboardPeriod::AllTime),
+            board: None,
+        }
+    }
+}
+
+impl LeaderboardScreen {
+    /// Draws the screen; `me` is our player id, underlined in the table.
+    pub(super) fn ui(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
+        let (game, period) = self.choice;
+        ui.heading("Ratings");
+        let out = choice_bar(ui, game, period);
+        ui.separator();
+        let Some(board) = self
+            .board
+            .as_ref()
+            .filter(|b| b.game == game && b.period == period)
+        else {
+            ui.horizontal(|ui| {
+                ui.spinner();
+                ui.label("Loading…");
+            });
+            return out;
+        };
+        let week = period == LeaderboardPeriod::Week;
+        if board.entries.is_empty() {
+            ui.label(if week {
+                "Nobody played a rated game in the last 7 days."
+            } else {
+                "No ratings yet: registered players get one from their first rated game."
+            });
+        } else {
+            egui::ScrollArea::vertical()
+                .max_height((ui.available_height() - 160.0).max(120.0))
+                .show(ui, |ui| table(ui, &board.entries, week, me));
+            ui.label(
+                RichText::new(
+                    "? = provisional: few rated games yet, the rating is still a rough guess.",
+                )
+                .small()
+                .color(Color32::GRAY),
+            );
+        }
+        ui.add_space(12.0);
+        ui.label(RichText::new("The AI levels, for comparison").strong());
+        egui::Grid::new("ai_ratings")
+            .num_columns(2)
+            .spacing([24.0, 4.0])
+            .show(ui, |ui| {
+                for a in &board.ai {
+                    ui.label(format!("{} AI", level_name(a.level)));
+                    ui.label(a.rating.to_string());
+                    ui.end_row();
+                }
+            });
+        out
+    }
+}
+
+/// The game and period tabs, and "Refresh".
+fn choice_bar(ui: &mut Ui, game: GameKind, period: LeaderboardPeriod) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        for kind in [GameKind::Gomoku, GameKind::Backgammon] {
+            if ui.selectable_label(game == kind, game_name(kind)).clicked() {
+                out.push(Command::ShowLeaderboard(kind, period));
+            }
+        }
+        ui.separator();
+        for (p, label) in [
+            (LeaderboardPeriod::AllTime, "All time"),
+            (LeaderboardPeriod::Week, "Last 7 days"),
+        ] {
+            if ui.selectable_label(period == p, label).clicked() {
+                out.push(Command::ShowLeaderboard(game, p));
+            }
+        }
+        ui.separator();
+        if ui.button("Refresh").clicked() {
+            out.push(Command::ShowLeaderboard(game, period));
+        }
+    });
+    out
+}
+
+/// The players' table.
+fn table(ui: &mut Ui, entries: &[LeaderboardEntry], week: bool, me: &str) {
+    egui::Grid::new("leaderboard")
+        .striped(true)
+        .num_columns(5)
+        .spacing([24.0, 6.0])
+        .show(ui, |ui| {
+            let heads: &[&str] = if week {
+                &[
+                    "Rank",
+                    "Name",
+                    "Rating",
+                    "Games (7 days)",
+                    "Change (7 days)",
+                ]
+            } else {
+                &["Rank", "Name", "Rating", "Games", ""]
+            };
+            for h in heads {
+                ui.label(RichText::new(*h).strong());
+            }
+            ui.end_row();
+            for e in entries {
+                ui.label(e.rank.to_string());
+                let name = RichText::new(&e.name);
+                ui.label(if e.player_id == me {
+                    name.strong().underline()
+                } else {
+                    name
+                });
+                if e.provisional {
+                    ui.label(RichText::new(format!("{}?", e.rating)).italics())
+                        .on_hover_text(format!(
+                            "Provisional (deviation {}): few rated games yet",
+                            e.deviation
+                        ));
+                } else {
+                    ui.label(e.rating.to_string())
+                        .on_hover_text(format!("Deviation {}", e.deviation));
+                }
+                ui.label(e.games.to_string());
+                match e.change {
+                    Some(c) => {
+                        ui.label(RichText::new(format!("{c:+}")).color(if c >= 0 {
+                            GOOD
+                        } else {
+                            BAD
+                        }));
+                    }
+                    None => {
+                        ui.label("");
+                    }
+                }
+                ui.end_row();
+            }
+        });
+}

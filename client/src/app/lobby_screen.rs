@@ -1,0 +1,143 @@
+//! [`LobbyScreen`]: the list of rooms, its filters, and joining by code.
+
+use std::collections::BTreeMap;
+
+use egui::{RichText, Ui};
+use tabula_shared::protocol::{GameKind, Role, RoomStatus, RoomSummary};
+
+use super::Command;
+use super::labels::{RATED, game_name, rules_text};
+use crate::settings::Settings;
+
+/// The lobby's state.
+#[derive(Default)]
+pub(super) struct LobbyScreen {
+    /// The rooms the server lists, by id.
+    pub(super) rooms: BTreeMap<String, RoomSummary>,
+    /// The private code typed.
+    pub(super) join_code: String,
+    /// The create dialog is open.
+    pub(super) create_open: bool,
+}
+
+impl LobbyScreen {
+    /// The code typed, cleaned up, if any.
+    pub(super) fn code(&self) -> Option<String> {
+        Some(self.join_code.trim().to_uppercase()).filter(|c| !c.is_empty())
+    }
+
+    /// Draws the screen.
+    pub(super) fn ui(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
+        let mut out = self.toolbar(ui, settings);
+        ui.separator();
+        let rooms: Vec<&RoomSummary> = self
+            .rooms
+            .values()
+            .filter(|r| {
+                settings
+                    .filter_game
+                    .is_none_or(|g| r.options.game.kind() == g)
+            })
+            .filter(|r| !settings.waiting_only || r.status == RoomStatus::Waiting)
+            .collect();
+        if rooms.is_empty() {
+            ui.label("No rooms yet. Create one!");
+            return out;
+        }
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            egui::Grid::new("rooms")
+                .striped(true)
+                .num_columns(8)
+                .spacing([16.0, 6.0])
+                .show(ui, |ui| {
+                    for h in [
+                        "Game", "Rules", "Rated", "Players", "Clock", "Status", "Watching", "",
+                    ] {
+                        ui.label(RichText::new(h).strong());
+                    }
+                    ui.end_row();
+                    for r in rooms {
+                        out.extend(room_row(ui, r));
+                        ui.end_row();
+                    }
+                });
+        });
+        out
+    }
+
+    /// The buttons and filters above the list.
+    fn toolbar(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            if ui.button("Create room…").clicked() {
+                out.push(Command::ShowCreate(true));
+            }
+            ui.separator();
+            ui.label("Game");
+            egui::ComboBox::from_id_salt("filter_game")
+                .selected_text(settings.filter_game.map_or("All", game_name))
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut settings.filter_game, None, "All");
+                    for kind in [GameKind::Gomoku, GameKind::Backgammon] {
+                        ui.selectable_value(&mut settings.filter_game, Some(kind), game_name(kind));
+                    }
+                });
+            ui.checkbox(&mut settings.waiting_only, "Waiting only");
+            ui.separator();
+            let l = ui.label("Private code");
+            ui.add(egui::TextEdit::singleline(&mut self.join_code).desired_width(80.0))
+                .labelled_by(l.id);
+            if ui.button("Join by code").clicked() {
+                out.push(Command::JoinByCode);
+            }
+        });
+        out
+    }
+}
+
+/// One room's row in the list.
+fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.label(game_name(r.options.game.kind()));
+    ui.label(rules_text(&r.options.game));
+    if r.options.rated {
+        ui.label(RichText::new("Rated").strong().color(RATED));
+    } else {
+        ui.label("—");
+    }
+    let names: Vec<String> = r
+        .seats
+        .iter()
+        .map(|s| {
+            s.player
+                .as_ref()
+                .map_or_else(|| "—".to_string(), |p| p.name.clone())
+        })
+        .collect();
+    ui.label(names.join(" vs "));
+    ui.label(r.options.time_control.map_or_else(
+        || "—".into(),
+        |t| format!("{}+{}", t.initial_secs / 60, t.increment_secs),
+    ));
+    ui.label(match r.status {
+        RoomStatus::Waiting => "waiting",
+        RoomStatus::Playing => "playing",
+        RoomStatus::Finished => "finished",
+    });
+    ui.label(r.spectators.to_string());
+    ui.horizontal(|ui| {
+        if r.status == RoomStatus::Waiting && ui.button("Join").clicked() {
+            out.push(Command::JoinRoom {
+                room_id: r.room_id.clone(),
+                role: Role::Player,
+            });
+        }
+        if ui.button("Watch").clicked() {
+            out.push(Command::JoinRoom {
+                room_id: r.room_id.clone(),
+                role: Role::Spectator,
+            });
+        }
+    });
+    out
+}

@@ -1,0 +1,337 @@
+//! The application: [`TabulaApp`] holds the state of each screen, runs the
+//! frame loop, and applies the [`Command`]s the panels return
+//! ([`TabulaApp::apply`]).
+//!
+//! Each frame first drains the network worker ([`TabulaApp::poll`]), then
+//! draws ([`TabulaApp::draw`]). Panels only read state and return
+//! [`Command`]s that say what the player wants; drawing never touches the
+//! network or the game.
+
+use egui::Ui;
+use tabula_shared::protocol::RoomSummary;
+
+use crate::bg_moves::TurnBuilder;
+use crate::bg_view::BgGeometry;
+use crate::export::ExportForm;
+use crate::gomoku_view::GomokuGeometry;
+use crate::net::{ConnState, Network};
+use crate::replay::Replay;
+use crate::room::Room;
+use crate::settings::Settings;
+
+mod account_dialog;
+mod apply;
+mod bg_turn;
+mod board_panel;
+mod command;
+mod connect_screen;
+mod create_dialog;
+mod export_dialog;
+mod history_screen;
+mod labels;
+mod leaderboard_screen;
+mod lobby_screen;
+mod network_events;
+mod replay_screen;
+mod requests;
+mod result_dialog;
+mod room_panel;
+mod room_screen;
+mod session;
+mod status;
+mod toasts;
+
+#[cfg(test)]
+mod tests;
+
+pub use account_dialog::AccountNote;
+pub use command::Command;
+pub use history_screen::{HISTORY_PAGE, HistoryPage};
+pub use labels::rules_text;
+pub use leaderboard_screen::Leaderboard;
+
+use account_dialog::AccountDialog;
+use connect_screen::ConnectScreen;
+use history_screen::HistoryScreen;
+use leaderboard_screen::LeaderboardScreen;
+use lobby_screen::LobbyScreen;
+use replay_screen::ReplayScreen;
+use requests::Requests;
+use room_screen::RoomScreen;
+use session::Session;
+use toasts::Toasts;
+
+/// What the main area shows when we are not at a board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The rooms.
+    Lobby,
+    /// Our finished games.
+    History,
+    /// Ratings.
+    Leaderboard,
+    /// A finished game, move by move.
+    Replay,
+}
+
+/// What to do with a finished game once the server sends it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GameIntent {
+    /// Open it in the replay viewer.
+    Replay,
+    /// Open the export window.
+    Export,
+}
+
+/// The Tabula client.
+pub struct TabulaApp {
+    /// Persisted settings.
+    pub settings: Settings,
+    /// The network worker, and the numbering of our requests.
+    requests: Requests,
+    /// The connection and who we are on it.
+    session: Session,
+    /// The connect screen.
+    connect: ConnectScreen,
+    /// The account window.
+    account: AccountDialog,
+    /// The screen shown when we are not at a board.
+    screen: Screen,
+    /// The lobby and the create dialog.
+    lobby: LobbyScreen,
+    /// The room we are in.
+    room: RoomScreen,
+    /// Our finished games.
+    history: HistoryScreen,
+    /// The ratings.
+    leaderboard: LeaderboardScreen,
+    /// The replay viewer.
+    replay: ReplayScreen,
+    /// The pending `get_game` and what to do with the answer.
+    game_request: Option<(u64, GameIntent)>,
+    /// The export window, while it is open.
+    export: Option<ExportForm>,
+    /// The notices in the corner.
+    toasts: Toasts,
+    /// The Gomoku board's geometry in the last frame (for tests and tools).
+    pub gomoku_geometry: Option<GomokuGeometry>,
+    /// The Backgammon board's geometry in the last frame (for tests and tools).
+    pub bg_geometry: Option<BgGeometry>,
+}
+
+impl TabulaApp {
+    /// A new app; `wake` is called from the network thread when something
+    /// arrives (eframe passes `ctx.request_repaint`).
+    pub fn new(settings: Settings, wake: impl Fn() + Send + Sync + 'static) -> TabulaApp {
+        TabulaApp::with_network(settings, Network::start(wake))
+    }
+
+    /// A new app that talks through `net`.
+    fn with_network(settings: Settings, net: Network) -> TabulaApp {
+        TabulaApp {
+            settings,
+            requests: Requests::new(net),
+            session: Session::new(),
+            connect: ConnectScreen::default(),
+            account: AccountDialog::default(),
+            screen: Screen::Lobby,
+            lobby: LobbyScreen::default(),
+            room: RoomScreen::default(),
+            history: HistoryScreen::default(),
+            leaderboard: LeaderboardScreen::default(),
+            replay: ReplayScreen::default(),
+            game_request: None,
+            export: None,
+            toasts: Toasts::default(),
+            gomoku_geometry: None,
+            bg_geometry: None,
+        }
+    }
+
+    /// Builds the app for eframe, restoring the saved settings.
+    pub fn from_creation(cc: &eframe::CreationContext<'_>) -> TabulaApp {
+        let settings: Settings = cc
+            .storage
+            .and_then(|s| eframe::get_value(s, crate::settings::STORAGE_KEY))
+            .unwrap_or_default();
+        let ctx = cc.egui_ctx.clone();
+        TabulaApp::new(settings, move || ctx.request_repaint())
+    }
+
+    /// The connection state.
+    pub fn connection(&self) -> &ConnState {
+        &self.session.conn
+    }
+
+    /// The room we are in, if any.
+    pub fn room(&self) -> Option<&Room> {
+        self.room.room.as_ref()
+    }
+
+    /// The rooms listed in the lobby.
+    pub fn lobby(&self) -> impl Iterator<Item = &RoomSummary> {
+        self.lobby.rooms.values()
+    }
+
+    /// The toasts on screen, oldest first.
+    pub fn toasts(&self) -> Vec<String> {
+        self.toasts.texts()
+    }
+
+    /// The Backgammon play being built, while it is our turn to move.
+    pub fn turn(&self) -> Option<&TurnBuilder> {
+        self.room.bg.as_ref().map(|t| &t.builder)
+    }
+
+    /// Whether we are signed in to (or just registered) an account.
+    pub fn registered(&self) -> bool {
+        self.session.registered
+    }
+
+    /// The screen shown when we are not at a board.
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    /// The page of our history last received.
+    pub fn history(&self) -> Option<&HistoryPage> {
+        self.history.page.as_ref()
+    }
+
+    /// The leaderboard last received.
+    pub fn leaderboard(&self) -> Option<&Leaderboard> {
+        self.leaderboard.board.as_ref()
+    }
+
+    /// The game open in the replay viewer.
+    pub fn replay(&self) -> Option<&Replay> {
+        self.replay.replay.as_ref()
+    }
+
+    /// The export window's state, while it is open.
+    pub fn export_form(&self) -> Option<&ExportForm> {
+        self.export.as_ref()
+    }
+
+    /// What the account window says about the last `register`.
+    pub fn account_note(&self) -> Option<&AccountNote> {
+        self.account.note.as_ref()
+    }
+
+    /// Whether an opponent's play is still being animated.
+    pub fn animating(&self) -> bool {
+        !self.room.anims.is_empty()
+    }
+
+    /// Runs one whole frame: network, then drawing (used by tests).
+    pub fn frame(&mut self, ui: &mut Ui) {
+        self.poll(ui.ctx());
+        self.draw(ui);
+    }
+
+    /// Draws every panel and applies the commands they return.
+    pub fn draw(&mut self, ui: &mut Ui) {
+        let mut commands = Vec::new();
+        egui::Panel::top("top").show(ui, |ui| commands.extend(self.status_bar(ui)));
+        if self.screen == Screen::Replay && self.replay.replay.is_some() {
+            self.draw_replay(ui, &mut commands);
+        } else if self.room.room.is_some() {
+            self.draw_room(ui, &mut commands);
+        } else if self.session.welcomed {
+            self.draw_lobby(ui, &mut commands);
+        } else {
+            egui::CentralPanel::default().show(ui, |ui| {
+                let conn = &self.session.conn;
+                commands.extend(self.connect.ui(ui, &mut self.settings, conn));
+            });
+        }
+        if self.session.welcomed && self.account.open {
+            commands.extend(self.account.ui(ui.ctx(), &self.session));
+        }
+        if let Some(form) = &mut self.export {
+            commands.extend(export_dialog::export_dialog(ui.ctx(), form));
+        }
+        self.toasts.ui(ui.ctx());
+        for command in commands {
+            self.apply(command);
+        }
+    }
+
+    /// The replay viewer: its panel and its board.
+    fn draw_replay(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        let me = &self.session.my_id;
+        egui::Panel::right("replay")
+            .default_size(320.0)
+            .show(ui, |ui| {
+                commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.replay.board(
+                ui,
+                self.settings.show_numbers,
+                &mut self.gomoku_geometry,
+                &mut self.bg_geometry,
+            );
+        });
+    }
+
+    /// The room view: the room panel, the board and the game-over dialog.
+    fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        egui::Panel::right("room")
+            .default_size(300.0)
+            .show(ui, |ui| {
+                commands.extend(self.room.panel(ui, &mut self.settings));
+            });
+        egui::CentralPanel::default().show(ui, |ui| {
+            commands.extend(self.room.board(
+                ui,
+                self.settings.show_numbers,
+                &mut self.gomoku_geometry,
+                &mut self.bg_geometry,
+            ));
+        });
+        commands.extend(self.room.result_dialog(ui.ctx()));
+    }
+
+    /// The lobby, history or leaderboard, and the create dialog.
+    fn draw_lobby(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        egui::CentralPanel::default().show(ui, |ui| match self.screen {
+            Screen::History => commands.extend(self.history.ui(ui, &self.session.my_id)),
+            Screen::Leaderboard => commands.extend(self.leaderboard.ui(ui, &self.session.my_id)),
+            Screen::Lobby | Screen::Replay => {
+                commands.extend(self.lobby.ui(ui, &mut self.settings));
+            }
+        });
+        if self.lobby.create_open && matches!(self.screen, Screen::Lobby | Screen::Replay) {
+            commands.extend(create_dialog::create_dialog(
+                ui.ctx(),
+                &mut self.settings.create,
+                self.session.registered,
+            ));
+        }
+    }
+}
+
+impl eframe::App for TabulaApp {
+    fn logic(&mut self, ctx: &egui::Context, frame: &mut eframe::Frame) {
+        self.poll(ctx);
+        // A new identity is saved at once, not at eframe's next autosave
+        // (30 s) or exit: a client that crashes or is killed would otherwise
+        // come back as a stranger and lose its seats.
+        if self.session.identity_unsaved
+            && let Some(storage) = frame.storage_mut()
+        {
+            self.save(storage);
+            storage.flush();
+            self.session.identity_unsaved = false;
+        }
+    }
+
+    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        self.draw(ui);
+    }
+
+    fn save(&mut self, storage: &mut dyn eframe::Storage) {
+        eframe::set_value(storage, crate::settings::STORAGE_KEY, &self.settings);
+    }
+}

@@ -1,0 +1,192 @@
+//! What the network worker reports, applied to the app: connection changes,
+//! notices, and each server frame handed to the screen it concerns.
+
+use std::time::Duration;
+
+use tabula_shared::protocol::{
+    ClientMessage, ErrorCode, FinishedGame, Role, ServerFrame, ServerMessage,
+};
+
+use super::{GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
+use crate::export::ExportForm;
+use crate::net::{ConnState, NetEvent};
+
+impl TabulaApp {
+    /// Applies everything the network worker reported.
+    pub fn poll(&mut self, ctx: &egui::Context) {
+        for event in self.requests.poll() {
+            self.handle_event(event);
+        }
+        self.room.sync(&mut self.requests);
+        self.room.sync_bg_turn();
+        self.toasts.expire();
+        if !self.toasts.is_empty() || self.room.ticking() {
+            ctx.request_repaint_after(Duration::from_millis(250));
+        }
+        if !self.room.anims.is_empty() {
+            ctx.request_repaint();
+        }
+    }
+
+    /// Applies one event from the network worker.
+    pub(super) fn handle_event(&mut self, event: NetEvent) {
+        match event {
+            NetEvent::State(state) => {
+                if let ConnState::Refused(_) = &state {
+                    // The connect screen says why.
+                    self.session.welcomed = false;
+                    self.room.room = None;
+                }
+                self.session.conn = state;
+            }
+            NetEvent::Notice(text) => self.toasts.push(text),
+            NetEvent::Frame(frame) => self.handle_frame(frame),
+        }
+    }
+
+    /// Applies one server frame.
+    fn handle_frame(&mut self, frame: ServerFrame) {
+        let request_id = frame.request_id;
+        match frame.message {
+            ServerMessage::Welcome {
+                name,
+                rooms,
+                token,
+                player_id,
+                registered,
+                ..
+            } => self.welcome(name, player_id, registered, token, rooms),
+            ServerMessage::RoomList { rooms } => {
+                self.lobby.rooms = rooms.into_iter().map(|r| (r.room_id.clone(), r)).collect();
+            }
+            ServerMessage::RoomUpdated { room } => {
+                self.lobby.rooms.insert(room.room_id.clone(), room);
+            }
+            ServerMessage::RoomRemoved { room_id } => {
+                self.lobby.rooms.remove(&room_id);
+            }
+            ServerMessage::Joined {
+                room_id,
+                role,
+                seat,
+            } => self.room.joined(room_id, role, seat),
+            ServerMessage::Left { room_id } => self.room.left(&room_id),
+            ServerMessage::Snapshot { room_id, snapshot } => {
+                self.room.snapshot(&room_id, *snapshot);
+            }
+            ServerMessage::Event {
+                room_id,
+                seq,
+                event,
+            } => self.room.event(&room_id, seq, event, &mut self.toasts),
+            ServerMessage::Error { code, message } => self.error(request_id, code, message),
+            ServerMessage::Shutdown { message } => self.toasts.push(message),
+            ServerMessage::Ok | ServerMessage::Pong => {}
+            ServerMessage::Registered { name } => {
+                self.session.registered = true;
+                self.account.registered(&name);
+            }
+            ServerMessage::GameList {
+                offset,
+                total,
+                games,
+            } => {
+                self.history.page = Some(HistoryPage {
+                    offset,
+                    total,
+                    games,
+                });
+            }
+            ServerMessage::Game { game } => self.game(request_id, *game),
+            ServerMessage::Leaderboard {
+                game,
+                period,
+                entries,
+                ai,
+            } => {
+                self.leaderboard.board = Some(Leaderboard {
+                    game,
+                    period,
+                    entries,
+                    ai,
+                });
+            }
+        }
+    }
+
+    /// The server welcomed us: keep the identity, and go back to the room we
+    /// were in (or the one the server seats us in).
+    fn welcome(
+        &mut self,
+        name: String,
+        player_id: String,
+        registered: bool,
+        token: String,
+        rooms: Vec<String>,
+    ) {
+        self.session.welcomed = true;
+        self.session.my_id = player_id;
+        self.session.registered = registered;
+        // Signed in: the token now stands for the account.
+        self.connect.account_password.clear();
+        let address = self.settings.address.trim().to_string();
+        if self.settings.tokens.get(&address) != Some(&token) {
+            self.settings.tokens.insert(address, token);
+            self.session.identity_unsaved = true;
+        }
+        self.session.my_name = name;
+        if let Some(room) = &self.room.room {
+            let since = room.summary.is_some().then_some(room.seq);
+            let msg = ClientMessage::JoinRoom {
+                room_id: room.id.clone(),
+                role: room.role,
+                since,
+            };
+            self.requests.send(msg);
+        } else if let Some(id) = rooms.first() {
+            self.requests.send(ClientMessage::JoinRoom {
+                room_id: id.clone(),
+                role: Role::Player,
+                since: None,
+            });
+        }
+        self.requests.send(ClientMessage::ListRooms);
+    }
+
+    /// The server refused a request: the screen that asked says why, or a
+    /// toast does.
+    fn error(&mut self, request_id: Option<u64>, code: ErrorCode, message: String) {
+        if self.account.take_error(request_id, code, &message) {
+            return;
+        }
+        if let Some((id, _)) = self.game_request
+            && request_id == Some(id)
+        {
+            self.game_request = None;
+            self.toasts
+                .push(format!("Could not open the game: {message}"));
+            return;
+        }
+        self.toasts.push(message);
+        self.room.refused();
+    }
+
+    /// A finished game we asked for: open it in the replay viewer or the
+    /// export window.
+    fn game(&mut self, request_id: Option<u64>, game: FinishedGame) {
+        let Some((id, intent)) = self.game_request else {
+            return;
+        };
+        if request_id != Some(id) {
+            return;
+        }
+        self.game_request = None;
+        match intent {
+            GameIntent::Replay => {
+                self.replay.open(game, &self.session.my_id, self.screen);
+                self.screen = Screen::Replay;
+            }
+            GameIntent::Export => self.export = Some(ExportForm::new(game)),
+        }
+    }
+}

@@ -1,0 +1,276 @@
+//! [`ReplayScreen`]: a finished game in the replay viewer: the panel with
+//! the players, the result, the move list and the controls to step through
+//! it, and the board at the chosen position.
+
+use egui::{Key, RichText, Ui};
+use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
+use tabula_shared::gomoku::Outcome;
+use tabula_shared::protocol::{FinishedGame, LiveGame};
+
+use super::history_screen::result_text;
+use super::labels::{RATED, WARN, game_name, rules_text};
+use super::{Command, Screen};
+use crate::bg_view::{self, BgGeometry, BgView};
+use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
+use crate::replay::{Replay, date_text};
+use crate::room::side_name;
+
+/// The replay viewer's state.
+pub(super) struct ReplayScreen {
+    /// The game open in the viewer.
+    pub(super) replay: Option<Replay>,
+    /// Where "Close" goes back to.
+    pub(super) return_to: Screen,
+    /// The position the move list last scrolled to.
+    scrolled: Option<usize>,
+}
+
+impl Default for ReplayScreen {
+    fn default() -> ReplayScreen {
+        ReplayScreen {
+            replay: None,
+            return_to: Screen::Lobby,
+            scrolled: None,
+        }
+    }
+}
+
+impl ReplayScreen {
+    /// Opens a game, seen from `me`'s side when `me` played it; `from` is
+    /// the screen to go back to.
+    pub(super) fn open(&mut self, game: FinishedGame, me: &str, from: Screen) {
+        if from != Screen::Replay {
+            self.return_to = from;
+        }
+        self.replay = Some(Replay::new(game, Some(me)));
+        self.scrolled = None;
+    }
+
+    /// Draws the side panel; `me` is our player id.
+    pub(super) fn panel(&mut self, ui: &mut Ui, show_numbers: &mut bool, me: &str) -> Vec<Command> {
+        let mut out = Vec::new();
+        let Some(replay) = &self.replay else {
+            return out;
+        };
+        header(ui, replay, me);
+        ui.separator();
+        out.extend(navigation(ui, replay));
+        match replay.current() {
+            LiveGame::Backgammon(game) => out.extend(bg_info(ui, replay, game)),
+            LiveGame::Gomoku(_) => {
+                ui.horizontal(|ui| {
+                    ui.label(if replay.viewer() == Side::Black {
+                        "Board turned around"
+                    } else {
+                        "Board upright (a1 lower left)"
+                    });
+                    if ui.button("Flip board").clicked() {
+                        out.push(Command::ReplayFlip);
+                    }
+                });
+                ui.checkbox(show_numbers, "Move numbers");
+            }
+        }
+        ui.separator();
+        let pos = replay.position();
+        let scroll_to = (self.scrolled != Some(pos)).then_some(pos);
+        self.scrolled = Some(pos);
+        out.extend(move_list(ui, replay, scroll_to));
+        ui.separator();
+        ui.horizontal(|ui| {
+            if ui.button("Close").clicked() {
+                out.push(Command::CloseReplay);
+            }
+            if ui.button("Save export…").clicked() {
+                out.push(Command::ExportReplay);
+            }
+        });
+        out
+    }
+
+    /// Draws the board at the current position; the geometries are kept for
+    /// tests and tools.
+    pub(super) fn board(
+        &self,
+        ui: &mut Ui,
+        show_numbers: bool,
+        gomoku_geometry: &mut Option<GomokuGeometry>,
+        bg_geometry: &mut Option<BgGeometry>,
+    ) {
+        let Some(replay) = &self.replay else { return };
+        match replay.current() {
+            LiveGame::Gomoku(game) => {
+                let at_end = replay.position() == replay.len();
+                let line = match &replay.game.summary.result.line {
+                    l if at_end && !l.is_empty() => l.clone(),
+                    _ => match game.outcome() {
+                        Some(Outcome::Win { line, .. }) => line.clone(),
+                        _ => Vec::new(),
+                    },
+                };
+                let flipped = replay.viewer() == Side::Black;
+                let view = GomokuView {
+                    clicker: None,
+                    show_numbers,
+                    line,
+                    forbidden: Vec::new(),
+                    flipped,
+                };
+                let rect = ui.available_rect_before_wrap();
+                *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()).with_flip(flipped));
+                gomoku_view::show(ui, game, &view);
+            }
+            LiveGame::Backgammon(game) => {
+                let view = BgView {
+                    viewer: Some(replay.viewer()),
+                    dice: replay.dice(),
+                    cube: game.config().cube.then_some(game.cube()),
+                    ..BgView::default()
+                };
+                let rect = ui.available_rect_before_wrap();
+                *bg_geometry = Some(BgGeometry::fit(rect));
+                bg_view::show(ui, &game.board(), &view);
+            }
+        }
+    }
+}
+
+/// The players, the game, the date and the result.
+fn header(ui: &mut Ui, replay: &Replay, me: &str) {
+    let summary = &replay.game.summary;
+    let [first, second] = replay.players();
+    ui.heading(format!("{first} vs {second}"));
+    ui.label(format!(
+        "{} · {}",
+        game_name(summary.options.game.kind()),
+        rules_text(&summary.options.game)
+    ));
+    ui.horizontal(|ui| {
+        ui.label(date_text(summary.started_at));
+        if summary.options.rated {
+            ui.label(RichText::new("Rated").strong().color(RATED));
+        }
+    });
+    ui.label(RichText::new(result_text(summary, me)).strong());
+    if let Some(error) = &replay.error {
+        ui.label(RichText::new(format!("The record stops replaying: {error}")).color(WARN));
+    }
+}
+
+/// "Move n of m", the step buttons, the slider and the arrow keys.
+fn navigation(ui: &mut Ui, replay: &Replay) -> Vec<Command> {
+    let mut out = Vec::new();
+    let pos = replay.position();
+    let len = replay.len();
+    ui.label(
+        RichText::new(format!("Move {pos} of {len}"))
+            .strong()
+            .size(16.0),
+    );
+    ui.horizontal(|ui| {
+        for (label, target, enabled) in [
+            ("First", 0, pos > 0),
+            ("Back", pos.saturating_sub(1), pos > 0),
+            ("Forward", (pos + 1).min(len), pos < len),
+            ("Last", len, pos < len),
+        ] {
+            if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
+                out.push(Command::ReplayGo(target));
+            }
+        }
+    });
+    let mut slider = pos;
+    if ui
+        .add(egui::Slider::new(&mut slider, 0..=len).text("move"))
+        .changed()
+    {
+        out.push(Command::ReplayGo(slider));
+    }
+    if ui.ctx().memory(|m| m.focused().is_none()) {
+        ui.input(|i| {
+            if i.key_pressed(Key::ArrowRight) {
+                out.push(Command::ReplayGo((pos + 1).min(len)));
+            }
+            if i.key_pressed(Key::ArrowLeft) {
+                out.push(Command::ReplayGo(pos.saturating_sub(1)));
+            }
+            if i.key_pressed(Key::Home) {
+                out.push(Command::ReplayGo(0));
+            }
+            if i.key_pressed(Key::End) {
+                out.push(Command::ReplayGo(len));
+            }
+        });
+    }
+    out
+}
+
+/// The side seen from, the match score, the cube and the pips.
+fn bg_info(ui: &mut Ui, replay: &Replay, game: &BgMatch) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.horizontal(|ui| {
+        ui.label(format!("Seen from {}", side_name(replay.viewer())));
+        if ui.button("Flip board").clicked() {
+            out.push(Command::ReplayFlip);
+        }
+    });
+    let score = game.score();
+    let length = game.config().length;
+    ui.label(if length == 0 {
+        format!("Money game — White {} · Black {}", score[0], score[1])
+    } else {
+        format!(
+            "Game {} of a match to {length} — White {} · Black {}",
+            game.game_number(),
+            score[0],
+            score[1]
+        )
+    });
+    if game.config().cube {
+        let cube = game.cube();
+        let mut text = format!(
+            "Cube: {}{}",
+            cube.value,
+            cube.owner.map_or(" (centred)".into(), |s| format!(
+                ", owned by {}",
+                side_name(s)
+            ))
+        );
+        if let GamePhase::CubeOffered { by } = game.phase() {
+            text.push_str(&format!(" — {} doubles", side_name(*by)));
+        }
+        ui.label(text);
+    }
+    let (w, b) = game.position_for(Side::White).pip_count();
+    ui.label(format!("Pips: White {w} · Black {b}"));
+    out
+}
+
+/// The moves, one line each; the current one is selected and scrolled to
+/// when it changed.
+fn move_list(ui: &mut Ui, replay: &Replay, scroll_to: Option<usize>) -> Vec<Command> {
+    let mut out = Vec::new();
+    let pos = replay.position();
+    egui::ScrollArea::vertical()
+        .max_height((ui.available_height() - 40.0).max(80.0))
+        .auto_shrink([false, false])
+        .show(ui, |ui| {
+            let r = ui.selectable_label(pos == 0, "Start");
+            if r.clicked() {
+                out.push(Command::ReplayGo(0));
+            }
+            if scroll_to == Some(0) {
+                r.scroll_to_me(None);
+            }
+            for (i, line) in replay.lines().iter().enumerate() {
+                let r = ui.selectable_label(pos == i + 1, line);
+                if r.clicked() {
+                    out.push(Command::ReplayGo(i + 1));
+                }
+                if scroll_to == Some(i + 1) {
+                    r.scroll_to_me(None);
+                }
+            }
+        });
+    out
+}

@@ -1,0 +1,412 @@
+//! The room panel beside the board: the players and their clocks, whose
+//! turn it is, the game's controls (Swap2, dice, cube, the play being built),
+//! resign and the offers, and the chat.
+
+use std::time::Instant;
+
+use egui::{Color32, Key, RichText, Ui};
+use tabula_shared::backgammon::{BgMatch, GamePhase, ResignKind, Side};
+use tabula_shared::gomoku::{Gomoku, Phase, Seat, Stone, Swap2Choice};
+use tabula_shared::protocol::{GameRecord, LiveGame, RoomStatus, RoomSummary};
+
+use super::Command;
+use super::labels::{WARN, dot, game_name, rules_text};
+use super::room_screen::RoomScreen;
+use crate::bg_view;
+use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
+use crate::settings::Settings;
+
+impl RoomScreen {
+    /// Draws the panel.
+    pub(super) fn panel(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
+        let mut out = Vec::new();
+        let Some(room) = &self.room else { return out };
+        let Some(summary) = &room.summary else {
+            ui.spinner();
+            ui.label("Joining…");
+            return out;
+        };
+        ui.heading(game_name(summary.options.game.kind()));
+        ui.label(rules_text(&summary.options.game));
+        if let Some(code) = &room.code {
+            ui.label(RichText::new(format!("Private room — code {code}")).strong());
+        }
+        ui.separator();
+        seats(ui, room, summary);
+        ui.label(format!("{} watching", summary.spectators));
+        ui.separator();
+        ui.label(RichText::new(status_text(room)).strong());
+        match &room.live {
+            Some(LiveGame::Gomoku(game)) => {
+                out.extend(swap2_choice(ui, room, game));
+                ui.checkbox(&mut settings.show_numbers, "Move numbers");
+            }
+            Some(LiveGame::Backgammon(game)) => {
+                self.match_info(ui, room, game);
+                out.extend(self.bg_controls(ui, room, game));
+            }
+            None => {}
+        }
+        ui.separator();
+        if room.is_player() {
+            out.extend(player_buttons(ui, room, summary));
+            out.extend(offers(ui, room));
+        } else {
+            ui.horizontal(|ui| {
+                ui.label("Watching");
+                if ui.button("Flip board").clicked() {
+                    out.push(Command::Flip);
+                }
+            });
+        }
+        ui.separator();
+        out.extend(chat(ui, room, &mut self.chat_input));
+        out
+    }
+
+    /// The score, the pips, the cube and the last move.
+    fn match_info(&self, ui: &mut Ui, room: &Room, game: &BgMatch) {
+        let score = game.score();
+        let length = game.config().length;
+        ui.label(if length == 0 {
+            format!("Money game — White {} · Black {}", score[0], score[1])
+        } else {
+            format!(
+                "Match to {length} — White {} · Black {}{}",
+                score[0],
+                score[1],
+                if game.is_crawford_game() {
+                    " (Crawford)"
+                } else {
+                    ""
+                }
+            )
+        });
+        let (w, b) = game.position_for(Side::White).pip_count();
+        ui.label(format!("Pips: White {w} · Black {b}"));
+        let cube = game.cube();
+        ui.label(format!(
+            "Cube: {}{}",
+            cube.value,
+            cube.owner.map_or(" (centred)".into(), |s| format!(
+                ", owned by {}",
+                side_name(s)
+            ))
+        ));
+        if let Some(GameRecord::Backgammon { actions, .. }) = &room.record
+            && let Some(last) = crate::replay::last_play(actions, self.bg_viewer())
+        {
+            ui.label(format!("Last move: {last}"));
+        }
+    }
+
+    /// Roll, double, take or drop, and the play being built.
+    fn bg_controls(&self, ui: &mut Ui, room: &Room, game: &BgMatch) -> Vec<Command> {
+        let mut out = Vec::new();
+        let me = match (room.is_player(), room.seat.map(side_of)) {
+            (true, Some(me)) if room.result.is_none() => me,
+            _ => return out,
+        };
+        let anim = !self.anims.is_empty();
+        ui.horizontal(|ui| match *game.phase() {
+            GamePhase::AwaitingRoll { side } if side == me && !anim => {
+                if ui.button("Roll").clicked() {
+                    out.push(Command::Roll);
+                }
+                if game.can_double(me) && ui.button("Double").clicked() {
+                    out.push(Command::Double);
+                }
+            }
+            GamePhase::CubeOffered { by } if by != me => {
+                ui.label(format!("{} doubles.", side_name(by)));
+                if ui.button("Take").clicked() {
+                    out.push(Command::TakeCube);
+                }
+                if ui.button("Drop").clicked() {
+                    out.push(Command::DropCube);
+                }
+            }
+            _ => {}
+        });
+        let Some(turn) = &self.bg else { return out };
+        let play = turn.builder.play();
+        ui.label(format!(
+            "Your move: {}",
+            if play.moves.is_empty() {
+                "click a checker".to_string()
+            } else {
+                play.to_string()
+            }
+        ));
+        ui.horizontal(|ui| {
+            let undo = !turn.builder.hops().is_empty() && !turn.sent;
+            if ui.add_enabled(undo, egui::Button::new("Undo")).clicked() {
+                out.push(Command::UndoHop);
+            }
+            let confirm = turn.builder.is_complete() && !turn.sent;
+            if ui
+                .add_enabled(confirm, egui::Button::new("Confirm"))
+                .clicked()
+            {
+                out.push(Command::ConfirmPlay);
+            }
+        });
+        out
+    }
+}
+
+/// One line per seat: colour, name, connection and clock.
+fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
+    let clock = room.clock_now();
+    for info in &summary.seats {
+        ui.horizontal(|ui| {
+            let colour = seat_colour(room, info.seat);
+            dot(ui, colour.0, 16.0).on_hover_text(colour.1);
+            let name = info
+                .player
+                .as_ref()
+                .map_or("(empty seat)", |p| p.name.as_str());
+            let you = if room.seat == Some(info.seat) && room.is_player() {
+                " (you)"
+            } else {
+                ""
+            };
+            let turn = room.to_act_seat() == Some(info.seat);
+            let text = RichText::new(format!("{name}{you}"));
+            ui.label(if turn {
+                text.strong().underline()
+            } else {
+                text
+            });
+            if info.player.is_some() && !info.connected {
+                let left = room.grace_until[seat_index(info.seat)]
+                    .map(|t| t.saturating_duration_since(Instant::now()).as_secs());
+                ui.label(
+                    RichText::new(match left {
+                        Some(s) => format!("disconnected — {s} s"),
+                        None => "disconnected".into(),
+                    })
+                    .color(WARN),
+                );
+            }
+            if let Some((ms, running)) = clock {
+                let ms = ms[seat_index(info.seat)];
+                let text = format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
+                let rt = RichText::new(text).monospace().size(16.0);
+                ui.label(if running == Some(info.seat) {
+                    rt.strong().color(Color32::YELLOW)
+                } else {
+                    rt
+                });
+            }
+        });
+    }
+}
+
+/// The Swap2 choice, when it is ours to make.
+fn swap2_choice(ui: &mut Ui, room: &Room, game: &Gomoku) -> Vec<Command> {
+    let mut out = Vec::new();
+    if !room.is_player() || game.to_act() != room.seat || room.result.is_some() {
+        return out;
+    }
+    let choices: &[(Swap2Choice, &str)] = match game.phase() {
+        Phase::Swap2Choose => &[
+            (Swap2Choice::PlayBlack, "Play black"),
+            (Swap2Choice::PlayWhite, "Play white"),
+            (Swap2Choice::PlaceTwo, "Place two more"),
+        ],
+        Phase::Swap2FinalChoose => &[
+            (Swap2Choice::PlayBlack, "Play black"),
+            (Swap2Choice::PlayWhite, "Play white"),
+        ],
+        _ => &[],
+    };
+    if !choices.is_empty() {
+        ui.label("Swap2: choose");
+        ui.horizontal(|ui| {
+            for (choice, label) in choices {
+                if ui.button(*label).clicked() {
+                    out.push(Command::ChooseSwap2(*choice));
+                }
+            }
+        });
+    }
+    out
+}
+
+/// Resign, draw, takeback, rematch, claim and mute: what a player may ask.
+fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Command> {
+    let mut out = Vec::new();
+    let over = room.result.is_some();
+    let playing = summary.status == RoomStatus::Playing && !over;
+    ui.horizontal_wrapped(|ui| {
+        if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
+            // Backgammon: concede a single game, a gammon or a backgammon.
+            ui.menu_button("Resign", |ui| {
+                for (label, kind) in [
+                    ("Resign a single game", ResignKind::Single),
+                    ("Resign a gammon", ResignKind::Gammon),
+                    ("Resign a backgammon", ResignKind::Backgammon),
+                ] {
+                    if ui.button(label).clicked() {
+                        out.push(Command::Resign(Some(kind)));
+                    }
+                }
+            });
+        } else if playing && ui.button("Resign").clicked() {
+            out.push(Command::Resign(None));
+        }
+        if playing
+            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && ui.button("Offer draw").clicked()
+        {
+            out.push(Command::OfferDraw);
+        }
+        if playing && summary.options.takebacks && ui.button("Takeback").clicked() {
+            out.push(Command::RequestTakeback);
+        }
+        if over && ui.button("Rematch").clicked() {
+            out.push(Command::Rematch);
+        }
+        let opponent_gone = room.seat.is_some_and(|s| {
+            room.grace_until[seat_index(s.other())].is_some_and(|t| t <= Instant::now())
+        });
+        if playing && opponent_gone && ui.button("Claim win").clicked() {
+            out.push(Command::ClaimWin);
+        }
+    });
+    let mut muted = room.spectators_muted;
+    if ui.checkbox(&mut muted, "Mute spectator chat").changed() {
+        out.push(Command::MuteSpectators(muted));
+    }
+    out
+}
+
+/// The opponent's offer to answer, and our own offer still open.
+fn offers(ui: &mut Ui, room: &Room) -> Vec<Command> {
+    let mut out = Vec::new();
+    if let Some(offer) = room.offer_to_answer() {
+        ui.group(|ui| {
+            ui.label(format!(
+                "{}.",
+                offer_made_text(&offer, &room.player_name(offer.by))
+            ));
+            ui.horizontal(|ui| {
+                if ui.button("Accept").clicked() {
+                    out.push(Command::AnswerOffer {
+                        kind: offer.kind,
+                        accept: true,
+                    });
+                }
+                if ui.button("Decline").clicked() {
+                    out.push(Command::AnswerOffer {
+                        kind: offer.kind,
+                        accept: false,
+                    });
+                }
+            });
+        });
+    }
+    if let Some(mine) = room.offers.iter().find(|o| Some(o.by) == room.seat) {
+        ui.label(own_offer_text(mine));
+    }
+    out
+}
+
+/// The chat lines and the line being typed.
+fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
+    let mut out = Vec::new();
+    ui.label(RichText::new("Chat").strong());
+    egui::ScrollArea::vertical()
+        .max_height((ui.available_height() - 40.0).max(60.0))
+        .stick_to_bottom(true)
+        .show(ui, |ui| {
+            for line in &room.chat {
+                let who = if line.spectator {
+                    format!("{} (watching)", line.from)
+                } else {
+                    line.from.clone()
+                };
+                ui.label(format!("{who}: {}", line.text));
+            }
+        });
+    ui.horizontal(|ui| {
+        let edit = ui.add(
+            egui::TextEdit::singleline(input)
+                .hint_text("Say something")
+                .desired_width(190.0),
+        );
+        if (edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)))
+            || ui.button("Send").clicked()
+        {
+            out.push(Command::SendChat);
+        }
+    });
+    out
+}
+
+/// A seat's colour in the game, and its name for the tooltip.
+fn seat_colour(room: &Room, seat: Seat) -> (Color32, &'static str) {
+    match &room.live {
+        Some(LiveGame::Gomoku(g)) => match g.stone_of(seat) {
+            Some(Stone::Black) => (Color32::BLACK, "black"),
+            Some(Stone::White) => (Color32::WHITE, "white"),
+            None => (Color32::GRAY, "colour not chosen yet"),
+        },
+        Some(LiveGame::Backgammon(_)) => match side_of(seat) {
+            Side::White => (bg_view::checker_colour(Side::White), "white"),
+            Side::Black => (bg_view::checker_colour(Side::Black), "black"),
+        },
+        None => (Color32::GRAY, ""),
+    }
+}
+
+/// Whose turn it is, in words.
+fn status_text(room: &Room) -> String {
+    if room.result.is_some() {
+        return "Game over".into();
+    }
+    if room
+        .summary
+        .as_ref()
+        .is_some_and(|s| s.status == RoomStatus::Waiting)
+    {
+        return "Waiting for an opponent…".into();
+    }
+    let Some(seat) = room.to_act_seat() else {
+        return match &room.live {
+            Some(LiveGame::Backgammon(g)) if *g.phase() == GamePhase::OpeningRoll => {
+                "Opening roll…".into()
+            }
+            _ => String::new(),
+        };
+    };
+    let mine = room.is_player() && room.seat == Some(seat);
+    let who = if mine {
+        "Your".to_string()
+    } else {
+        format!("{}'s", room.player_name(seat))
+    };
+    match &room.live {
+        Some(LiveGame::Gomoku(g)) => match g.phase() {
+            Phase::Swap2Choose | Phase::Swap2FinalChoose => format!("{who} swap2 choice"),
+            Phase::Swap2PlaceThree => format!("{who} turn: opening stones"),
+            Phase::Swap2PlaceTwo => format!("{who} turn: two more stones"),
+            _ => format!(
+                "{who} turn ({})",
+                if g.stone_to_play() == Stone::Black {
+                    "black"
+                } else {
+                    "white"
+                }
+            ),
+        },
+        Some(LiveGame::Backgammon(g)) => match g.phase() {
+            GamePhase::AwaitingRoll { .. } => format!("{who} turn to roll"),
+            GamePhase::Moving { dice, .. } => format!("{who} move ({}-{})", dice.a, dice.b),
+            GamePhase::CubeOffered { .. } => format!("{who} decision on the cube"),
+            _ => String::new(),
+        },
+        None => String::new(),
+    }
+}

@@ -1,0 +1,246 @@
+//! [`RoomScreen`]: the room we are in as the room view shows it: the room's
+//! state, the play being built, the opponent's plays being animated, and the
+//! view's own choices (flipped board, dismissed result, chat line). Its
+//! panels live in `room_panel`, `board_panel` and `result_dialog`.
+
+use std::collections::VecDeque;
+
+use tabula_shared::backgammon::{GamePhase, Play, Position, Side};
+use tabula_shared::gomoku::{Point, Seat};
+use tabula_shared::protocol::{
+    BgAction, ClientMessage, GameRecord, PlayerAction, Role, RoomEvent, RoomSnapshot,
+};
+
+use super::bg_turn::{Anim, BgTurn};
+use super::requests::Requests;
+use super::toasts::Toasts;
+use crate::bg_moves::TurnBuilder;
+use crate::room::{Room, RoomUpdate, side_of};
+
+/// The room view's state.
+#[derive(Default)]
+pub(super) struct RoomScreen {
+    /// The room we are in (or joining).
+    pub(super) room: Option<Room>,
+    /// The chat line typed.
+    pub(super) chat_input: String,
+    /// The Backgammon play we are building, while it is our turn to move.
+    pub(super) bg: Option<BgTurn>,
+    /// Opponents' plays still to animate, oldest first.
+    pub(super) anims: VecDeque<Anim>,
+    /// A spectator turned the Backgammon board around.
+    pub(super) flipped: bool,
+    /// The game-over dialog was closed for this result.
+    pub(super) result_dismissed: bool,
+    /// Renju's forbidden points for black, with the move count they are for.
+    pub(super) forbidden: Option<(usize, Vec<Point>)>,
+}
+
+impl RoomScreen {
+    /// The id of the room we are in.
+    pub(super) fn id(&self) -> Option<String> {
+        self.room.as_ref().map(|r| r.id.clone())
+    }
+
+    /// Sends a request about our room, built from its id; nothing when we
+    /// are in no room.
+    pub(super) fn send(
+        &self,
+        requests: &mut Requests,
+        message: impl FnOnce(String) -> ClientMessage,
+    ) {
+        if let Some(room_id) = self.id() {
+            requests.send(message(room_id));
+        }
+    }
+
+    /// Sends a move or another game action in our room.
+    pub(super) fn act(&self, requests: &mut Requests, action: PlayerAction) {
+        self.send(requests, |room_id| ClientMessage::Act { room_id, action });
+    }
+
+    /// Sends the Backgammon play being built, once it is complete.
+    pub(super) fn confirm_play(&mut self, requests: &mut Requests) {
+        let Some(room_id) = self.id() else { return };
+        if let Some(play) = self.bg.as_mut().and_then(BgTurn::send) {
+            requests.send(ClientMessage::Act {
+                room_id,
+                action: PlayerAction::Play { play },
+            });
+        }
+    }
+
+    /// Sends the chat line typed, if any, and clears it.
+    pub(super) fn send_chat(&mut self, requests: &mut Requests) {
+        let text = self.chat_input.trim().to_string();
+        if text.is_empty() || self.room.is_none() {
+            return;
+        }
+        self.send(requests, |room_id| ClientMessage::Chat { room_id, text });
+        self.chat_input.clear();
+    }
+
+    /// Leaves the room (telling the server) and drops the turn in progress.
+    pub(super) fn leave(&mut self, requests: &mut Requests) {
+        if let Some(room) = self.room.take() {
+            requests.send(ClientMessage::LeaveRoom { room_id: room.id });
+        }
+        self.bg = None;
+        self.anims.clear();
+    }
+
+    /// The server seated us (or let us watch) in a room.
+    pub(super) fn joined(&mut self, room_id: String, role: Role, seat: Option<Seat>) {
+        match &mut self.room {
+            Some(room) if room.id == room_id => {
+                room.role = role;
+                room.seat = seat;
+            }
+            _ => {
+                self.room = Some(Room::new(room_id, role, seat));
+                self.bg = None;
+                self.anims.clear();
+                self.flipped = false;
+                self.result_dismissed = false;
+                self.forbidden = None;
+            }
+        }
+    }
+
+    /// The server took us out of a room.
+    pub(super) fn left(&mut self, room_id: &str) {
+        if self.room.as_ref().is_some_and(|r| r.id == room_id) {
+            self.room = None;
+        }
+    }
+
+    /// A full snapshot of our room.
+    pub(super) fn snapshot(&mut self, room_id: &str, snapshot: RoomSnapshot) {
+        let Some(room) = &mut self.room else { return };
+        if room.id != room_id {
+            return;
+        }
+        let was_over = room.result.is_some();
+        room.apply_snapshot(snapshot);
+        if !was_over || room.result.is_none() {
+            self.result_dismissed = false;
+        }
+        self.bg = None;
+        self.anims.clear();
+        self.forbidden = None;
+    }
+
+    /// One numbered event in our room.
+    pub(super) fn event(&mut self, room_id: &str, seq: u64, event: RoomEvent, toasts: &mut Toasts) {
+        let Some(room) = &mut self.room else { return };
+        if room.id != room_id {
+            return;
+        }
+        for update in room.apply_event(seq, event) {
+            match update {
+                RoomUpdate::Notice(text) => toasts.push(text),
+                RoomUpdate::Animate { side, start, play } => self.queue_anim(side, start, play),
+            }
+        }
+        if self.room.as_ref().is_some_and(|r| r.result.is_none()) {
+            self.result_dismissed = false;
+        }
+    }
+
+    /// The server refused a request: a play we sent is rebuilt, and a join
+    /// that failed (room gone, full...) takes us back to the lobby.
+    pub(super) fn refused(&mut self) {
+        if let Some(turn) = &mut self.bg
+            && turn.sent
+        {
+            turn.key = usize::MAX;
+        }
+        if self.room.as_ref().is_some_and(|r| r.summary.is_none()) {
+            self.room = None;
+        }
+    }
+
+    /// Asks for a snapshot when the room's events had a gap.
+    pub(super) fn sync(&mut self, requests: &mut Requests) {
+        if let Some(room) = &mut self.room
+            && room.needs_sync
+            && room.summary.is_some()
+        {
+            room.needs_sync = false;
+            let room_id = room.id.clone();
+            requests.send(ClientMessage::Sync { room_id });
+        }
+    }
+
+    /// Whether something on screen changes with time (a clock, a grace period).
+    pub(super) fn ticking(&self) -> bool {
+        self.room
+            .as_ref()
+            .is_some_and(|r| r.clock.is_some() || r.grace_until.iter().any(Option::is_some))
+    }
+
+    /// Our side when we sit at a Backgammon board.
+    pub(super) fn my_side(&self) -> Option<Side> {
+        let room = self.room.as_ref()?;
+        room.is_player().then_some(())?;
+        room.seat.map(side_of)
+    }
+
+    /// The side whose view the Backgammon board shows: ours when seated, else
+    /// White, or Black when flipped.
+    pub(super) fn bg_viewer(&self) -> Side {
+        match self.my_side() {
+            Some(side) => side,
+            None if self.flipped => Side::Black,
+            None => Side::White,
+        }
+    }
+
+    /// Queues an opponent's play for animation (our own plays are not animated).
+    fn queue_anim(&mut self, side: Side, start: Position, play: Play) {
+        if Some(side) == self.my_side() {
+            return;
+        }
+        let dice = self.room.as_ref().and_then(|r| match &r.record {
+            Some(GameRecord::Backgammon { actions, .. }) => {
+                actions.iter().rev().find_map(|a| match a {
+                    BgAction::Roll { dice, .. } => Some(*dice),
+                    BgAction::OpeningRoll { white, black } => Some([*white, *black]),
+                    _ => None,
+                })
+            }
+            _ => None,
+        });
+        if let Some(anim) = Anim::new(side, start, play, dice) {
+            self.anims.push_back(anim);
+        }
+    }
+
+    /// Keeps the play builder in step with the game: one exists exactly
+    /// while it is our turn to move a checker.
+    pub(super) fn sync_bg_turn(&mut self) {
+        let want = (|| {
+            let room = self.room.as_ref()?;
+            let me = self.my_side()?;
+            let game = room.backgammon()?;
+            let key = room.record.as_ref()?.len();
+            match game.phase() {
+                GamePhase::Moving { side, dice } if *side == me => Some((
+                    key,
+                    game.position_for(me),
+                    *dice,
+                    game.config().doubles_twice,
+                )),
+                _ => None,
+            }
+        })();
+        match want {
+            None => self.bg = None,
+            Some((key, pos, dice, twice)) => {
+                if self.bg.as_ref().is_none_or(|b| b.key != key) {
+                    self.bg = Some(BgTurn::new(key, TurnBuilder::new(pos, dice, twice)));
+                }
+            }
+        }
+    }
+}

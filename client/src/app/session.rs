@@ -1,0 +1,78 @@
+//! [`Session`]: who we are on which server: the connection state, the
+//! identity the server welcomed us as, and the server we host ourselves.
+
+use crate::embedded::{self, EmbeddedServer};
+use crate::net::ConnState;
+use crate::settings::{DEFAULT_ADDRESS, Settings};
+
+/// The connection and the identity it carries.
+pub(super) struct Session {
+    /// The connection as the network worker reports it.
+    pub(super) conn: ConnState,
+    /// The server has welcomed us on the current connection.
+    pub(super) welcomed: bool,
+    /// The name the server knows us by.
+    pub(super) my_name: String,
+    /// Our player id, to find ourselves in game records.
+    pub(super) my_id: String,
+    /// Signed in to (or just registered) an account.
+    pub(super) registered: bool,
+    /// A new resume token not yet written to disk (see `logic`).
+    pub(super) identity_unsaved: bool,
+    /// The server started inside this app by "Play on this computer".
+    embedded: Option<EmbeddedServer>,
+    /// Where friends can join the server on this computer.
+    pub(super) host_note: Option<String>,
+}
+
+impl Session {
+    /// Not connected.
+    pub(super) fn new() -> Session {
+        Session {
+            conn: ConnState::Disconnected,
+            welcomed: false,
+            my_name: String::new(),
+            my_id: String::new(),
+            registered: false,
+            identity_unsaved: false,
+            embedded: None,
+            host_note: None,
+        }
+    }
+
+    /// Whether we are connected or trying to be.
+    pub(super) fn online(&self) -> bool {
+        self.welcomed || !matches!(self.conn, ConnState::Disconnected | ConnState::Refused(_))
+    }
+
+    /// Points the settings' address at a server on this computer: the one
+    /// already running there, or a new one started inside this app.
+    ///
+    /// # Errors
+    /// A readable reason when no server could be started.
+    pub(super) fn host(&mut self, settings: &mut Settings) -> Result<(), String> {
+        if self.embedded.is_some() {
+            return Ok(());
+        }
+        if embedded::server_answers(DEFAULT_ADDRESS) {
+            settings.address = DEFAULT_ADDRESS.into();
+            self.host_note = Some(match embedded::lan_ip() {
+                Some(ip) => format!(
+                    "A server already runs on this computer; friends join at {ip}:{}",
+                    embedded::DEFAULT_PORT
+                ),
+                None => "A server already runs on this computer".into(),
+            });
+            return Ok(());
+        }
+        let server = EmbeddedServer::start(embedded::data_dir())
+            .map_err(|e| format!("Could not start a server: {e}"))?;
+        settings.address = server.local_address();
+        self.host_note = Some(match &server.lan_address {
+            Some(lan) => format!("Hosting: friends join at {lan}"),
+            None => format!("Hosting on {} (this computer only)", server.local_address()),
+        });
+        self.embedded = Some(server);
+        Ok(())
+    }
+}

@@ -1,0 +1,97 @@
+//! The top bar: the connection's status, the server we host, and the
+//! buttons that change screen, open the account window or leave.
+
+use egui::{Color32, RichText, Ui};
+
+use super::labels::{GOOD, WARN, dot};
+use super::{Command, Screen, TabulaApp};
+use crate::net::ConnState;
+
+impl TabulaApp {
+    /// Draws the top bar.
+    pub(super) fn status_bar(&self, ui: &mut Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        ui.horizontal(|ui| {
+            ui.heading("Tabula");
+            ui.separator();
+            let (text, colour) = self.status_text();
+            dot(ui, colour, 10.0);
+            ui.label(text);
+            if let Some(note) = &self.session.host_note {
+                ui.separator();
+                ui.label(RichText::new(note).strong());
+            }
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                out.extend(self.status_buttons(ui));
+            });
+        });
+        out
+    }
+
+    /// What the status line says, and the colour of its dot.
+    fn status_text(&self) -> (String, Color32) {
+        let address = &self.settings.address;
+        match &self.session.conn {
+            ConnState::Disconnected => ("Disconnected".to_string(), Color32::GRAY),
+            ConnState::Connecting(n) if *n <= 1 => {
+                (format!("Connecting to {address}…"), Color32::YELLOW)
+            }
+            ConnState::Connecting(n) => (format!("Reconnecting (attempt {n})…"), Color32::YELLOW),
+            ConnState::Connected => (
+                format!(
+                    "Connected to {address} as {} ({})",
+                    self.session.my_name,
+                    if self.session.registered {
+                        "registered"
+                    } else {
+                        "guest"
+                    }
+                ),
+                GOOD,
+            ),
+            ConnState::Retrying {
+                reason, in_secs, ..
+            } => (
+                format!("Connection lost ({reason}); retrying in {in_secs} s"),
+                WARN,
+            ),
+            ConnState::Refused(reason) => (format!("Refused: {reason}"), Color32::RED),
+        }
+    }
+
+    /// The buttons on the right, laid out right to left.
+    fn status_buttons(&self, ui: &mut Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        if self.session.online() && ui.button("Disconnect").clicked() {
+            out.push(Command::Disconnect);
+        }
+        let in_room = self.room.room.is_some();
+        if in_room && ui.button("Leave room").clicked() {
+            out.push(Command::Leave);
+        }
+        if !self.session.welcomed {
+            return out;
+        }
+        if ui
+            .button("Account…")
+            .on_hover_text("Your account: register this name")
+            .clicked()
+        {
+            out.push(Command::ShowAccount(!self.account.open));
+        }
+        if !in_room {
+            ui.separator();
+            // Right to left: the last tab first.
+            for (screen, label) in [
+                (Screen::Leaderboard, "Leaderboard"),
+                (Screen::History, "History"),
+                (Screen::Lobby, "Lobby"),
+            ] {
+                if ui.selectable_label(self.screen == screen, label).clicked() {
+                    out.push(Command::ShowScreen(screen));
+                }
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,59 @@
+//! [`Toasts`]: the short notices shown in the lower right corner for a few
+//! seconds.
+
+use std::time::{Duration, Instant};
+
+use egui::Align2;
+
+/// How long a toast stays.
+const TOAST_SECS: u64 = 5;
+/// How many toasts are shown at most; older ones make room.
+const MAX_TOASTS: usize = 5;
+
+/// The toasts on screen, oldest first, with the time each appeared.
+#[derive(Default)]
+pub(super) struct Toasts {
+    shown: Vec<(String, Instant)>,
+}
+
+impl Toasts {
+    /// Shows a notice.
+    pub(super) fn push(&mut self, text: impl Into<String>) {
+        self.shown.push((text.into(), Instant::now()));
+        if self.shown.len() > MAX_TOASTS {
+            self.shown.remove(0);
+        }
+    }
+
+    /// Drops the toasts that have been shown long enough.
+    pub(super) fn expire(&mut self) {
+        self.shown
+            .retain(|t| t.1.elapsed() < Duration::from_secs(TOAST_SECS));
+    }
+
+    /// Whether no toast is shown.
+    pub(super) fn is_empty(&self) -> bool {
+        self.shown.is_empty()
+    }
+
+    /// The texts, oldest first.
+    pub(super) fn texts(&self) -> Vec<String> {
+        self.shown.iter().map(|t| t.0.clone()).collect()
+    }
+
+    /// Draws the toasts.
+    pub(super) fn ui(&self, ctx: &egui::Context) {
+        if self.shown.is_empty() {
+            return;
+        }
+        egui::Area::new(egui::Id::unique("toasts"))
+            .anchor(Align2::RIGHT_BOTTOM, [-12.0, -12.0])
+            .show(ctx, |ui| {
+                for (text, _) in &self.shown {
+                    egui::Frame::popup(ui.style()).show(ui, |ui| {
+                        ui.label(text);
+                    });
+                }
+            });
+    }
+}
