@@ -29,6 +29,7 @@ use crate::registry::{Account, Failures, Shared};
 use crate::room;
 use crate::store::PlayerRow;
 use crate::store::{AccountRow, StoreError};
+use crate::wall_clock::now_ms;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
 struct RateLimit {
@@ -737,12 +738,4 @@ fn name_taken(name: &str) -> ServerMessage {
         ErrorCode::NameTaken,
         format!("{name:?} is a registered name; sign in with its password or pick another name"),
     )
-}
-
-/// Unix milliseconds now.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }

@@ -21,6 +21,7 @@ mod outlet;
 mod registry;
 mod room;
 mod store;
+mod wall_clock;
 
 use std::future::Future;
 use std::sync::Arc;

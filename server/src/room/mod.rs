@@ -40,6 +40,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use crate::handle::{ConnId, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::registry::Shared;
+use crate::wall_clock::now_ms;
 
 use ai_turn::ai_player;
 use clock::Clock;
@@ -97,14 +98,6 @@ fn idx(seat: Seat) -> usize {
         Seat::First => 0,
         Seat::Second => 1,
     }
-}
-
-/// Unix milliseconds now.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
 }
 
 /// A refusal with its error code and message.

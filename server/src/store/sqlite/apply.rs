@@ -11,14 +11,7 @@ use crate::store::keys::name_key;
 use crate::store::ratings;
 use crate::store::rows::FinishedGame;
 use crate::store::write::Write;
-
-/// Unix milliseconds now.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
-}
+use crate::wall_clock::now_ms;
 
 /// Saves a room's whole state.
 fn save_room(
