@@ -220,7 +220,9 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
             }
             (states, lines, None)
         }
-        GameRecord::Backgammon { config, actions } => {
+        GameRecord::Backgammon {
+            config, actions, ..
+        } => {
             let mut game = match tabula_shared::backgammon::BgMatch::new(*config) {
                 Ok(g) => g,
                 Err(e) => {
@@ -472,6 +474,7 @@ mod tests {
                 BgAction::Double { side: Side::White },
                 BgAction::Drop { side: Side::Black },
             ],
+            dice: None,
         };
         let mut r = Replay::new(finished(record), Some("p-b"));
         assert_eq!(r.viewer(), Side::Black, "seen from our side");

@@ -242,6 +242,7 @@ impl Room {
                 result,
                 game_id,
                 ratings,
+                ..
             } => {
                 self.result = Some(result);
                 self.game_id = game_id;
@@ -276,6 +277,7 @@ impl Room {
                 }
             }
             RoomEvent::SpectatorsMuted { muted } => self.spectators_muted = muted,
+            RoomEvent::DiceSeed { .. } => {}
         }
         updates
     }

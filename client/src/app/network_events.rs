@@ -81,7 +81,7 @@ impl TabulaApp {
             } => self.room.event(&room_id, seq, event, &mut self.toasts),
             ServerMessage::Error { code, message } => self.error(request_id, code, message),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
-            ServerMessage::Ok | ServerMessage::Pong => {}
+            ServerMessage::Ok | ServerMessage::Pong | ServerMessage::DiceStats { .. } => {}
             ServerMessage::Registered { name } => {
                 self.session.registered = true;
                 self.account.registered(&name);

@@ -6,8 +6,8 @@ use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{AiLevel, ErrorCode, PlayerAction, PlayerInfo, side_of};
 
 use super::{Room, idx};
-use tabula_ai as ai;
 use crate::handle::RoomCommand;
+use tabula_ai as ai;
 
 /// The player shown in an AI seat of `level`.
 pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {

@@ -338,6 +338,7 @@ impl Room {
             result,
             game_id: Some(game_id),
             ratings,
+            dice: None,
         });
     }
 }
