@@ -11,6 +11,7 @@ use tabula_shared::protocol::{
     BgAction, FinishedGame, GameRecord, LiveGame, apply_bg, apply_gomoku,
 };
 
+use crate::dice_check::DiceCheck;
 use crate::room::side_name;
 
 /// A finished game being replayed.
@@ -28,6 +29,9 @@ pub struct Replay {
     viewer: Side,
     /// Set when the record stops replaying before its end.
     pub error: Option<String>,
+    /// Backgammon: the check of the record's dice against its proof, made
+    /// once when the game is opened.
+    pub dice: Option<DiceCheck>,
 }
 
 impl Replay {
@@ -38,7 +42,14 @@ impl Replay {
             s.seat == Seat::Second && s.player.as_ref().is_some_and(|p| Some(p.id.as_str()) == me)
         });
         let (states, lines, error) = replay_all(&game.record);
+        let dice = match &game.record {
+            GameRecord::Backgammon { actions, dice, .. } => {
+                Some(DiceCheck::of(actions, dice.as_ref()))
+            }
+            GameRecord::Gomoku { .. } => None,
+        };
         Replay {
+            dice,
             game,
             states,
             lines,
