@@ -105,7 +105,10 @@ impl RoomScreen {
             // Before the reveal the dice can only be shown committed; the
             // check itself comes in the game-over dialog.
             let seeds = proof.player_seeds.iter().filter(|s| !s.is_empty()).count();
-            let check = DiceCheck::of(&[], Some(proof));
+            let check = DiceCheck::Committed {
+                commitment: proof.commitment.clone(),
+                test_seed: proof.test_seed,
+            };
             ui.label(check.text()).on_hover_text(format!(
                 "The server committed to its dice seed before the first roll \
                  (SHA-256 {}); {seeds} of 2 player seeds added. The seed is \
