@@ -351,6 +351,7 @@ pub fn date_time_text(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_shared::backgammon::fair_dice::RollPosition;
     use tabula_shared::backgammon::{MatchConfig, Play};
     use tabula_shared::gomoku::{GomokuConfig, Point};
     use tabula_shared::protocol::{
@@ -564,6 +565,35 @@ mod tests {
         assert_eq!(last(&actions).as_deref(), Some("White 6-6: cannot move"));
         actions.push(BgAction::NextGame);
         assert_eq!(last(&actions), None, "a new game has no last play");
+    }
+
+    #[test]
+    fn the_replay_checks_the_dice_once() {
+        use crate::dice_check::Verdict;
+        use tabula_shared::backgammon::fair_dice::{DiceProof, ServerSeed};
+
+        let seed = ServerSeed::from_bytes([8; 32]);
+        let mut proof = DiceProof::commit(&seed, false);
+        proof.reveal(&seed);
+        let [white, black] = proof.stream().unwrap().roll(RollPosition::FIRST);
+        let record = |dice| GameRecord::Backgammon {
+            config: MatchConfig::default(),
+            actions: vec![BgAction::OpeningRoll { white, black }],
+            dice,
+        };
+        let r = Replay::new(finished(record(Some(proof))), None);
+        let check = r.dice.expect("a Backgammon record is checked");
+        assert_eq!(check.verdict(), Verdict::Good, "{}", check.text());
+        let r = Replay::new(finished(record(None)), None);
+        assert_eq!(
+            r.dice.map(|c| c.text()).as_deref(),
+            Some("This game has no dice proof")
+        );
+        let gomoku = GameRecord::Gomoku {
+            config: GomokuConfig::default(),
+            actions: vec![],
+        };
+        assert_eq!(Replay::new(finished(gomoku), None).dice, None);
     }
 
     #[test]
