@@ -169,8 +169,8 @@ pub enum ServerMessage {
     /// The answer to `dice_stats`: the dice of this server's finished
     /// Backgammon games.
     DiceStats {
-        /// The counts.
-        report: DiceStatsReport,
+        /// The counts (boxed: they are the largest message by far).
+        report: Box<DiceStatsReport>,
     },
     /// The answer to `ping`.
     Pong,
