@@ -85,7 +85,7 @@ impl TabulaApp {
             ServerMessage::Error { code, message } => self.error(request_id, code, message),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
             ServerMessage::Ok | ServerMessage::Pong => {}
-            ServerMessage::DiceStats { report } => self.dice.report = Some(report),
+            ServerMessage::DiceStats { report } => self.dice.report = Some(*report),
             ServerMessage::Registered { name } => {
                 self.session.registered = true;
                 self.account.registered(&name);

@@ -763,7 +763,7 @@ fn the_dice_screen_asks_for_the_statistics() {
         &mut app,
         Some(1),
         ServerMessage::DiceStats {
-            report: report.clone(),
+            report: Box::new(report.clone()),
         },
     );
     assert_eq!(app.dice_stats(), Some(&report));
