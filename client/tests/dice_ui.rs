@@ -1,7 +1,8 @@
 //! Verifiable dice in the real app, driven headless by `egui_kittest`
 //! against a real server in this process: both players' seeds go in before
 //! the first roll, the game-over dialog checks the dice against the revealed
-//! seed, and the dice statistics screen shows the server's counts.
+//! seed (and so does the replay viewer), and the dice statistics screen
+//! shows the server's counts.
 //!
 //! The helpers are the few of `ui.rs` this needs (that file is long enough).
 
@@ -185,6 +186,12 @@ fn both_seeds_go_in_and_the_game_over_dialog_verifies_the_dice() {
             "Test dice (--dice-seed): reproducible, not secret"
         ));
     }
+
+    // The replay viewer checks the stored game's dice too.
+    click_label(&mut bob, "Replay");
+    wait_until(&mut bob, "the replay", |a| a.replay().is_some());
+    bob.step();
+    assert!(has_text(&bob, "Dice verified: "));
 
     // The dice statistics count the finished game.
     click_label(&mut ada, "Back to lobby");
