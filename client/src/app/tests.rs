@@ -585,6 +585,32 @@ fn a_seated_player_sends_a_random_dice_seed_once() {
 }
 
 #[test]
+fn a_new_match_gets_a_new_seed() {
+    let (mut app, mut rx) = app();
+    let first = DiceProof::commit(&server_seed(), false);
+    join_bg(&mut app, Role::Player, vec![], Some(first));
+    assert_eq!(seeds_sent(&mut rx).len(), 1);
+    let next = DiceProof::commit(&ServerSeed::from_bytes([43; 32]), false);
+    let record = bg_snapshot(vec![], Some(next)).record;
+    let event = RoomEvent::GameStarted {
+        record,
+        clock: None,
+    };
+    let (room_id, seq) = ("r1".into(), 2);
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Event {
+            room_id,
+            seq,
+            event,
+        },
+    );
+    app.poll(&egui::Context::default());
+    assert_eq!(seeds_sent(&mut rx).len(), 1, "a rematch commits anew");
+}
+
+#[test]
 fn no_dice_seed_from_a_spectator_after_the_first_roll_or_without_a_proof() {
     let proof = DiceProof::commit(&server_seed(), false);
     let (mut watcher, mut rx) = app();
