@@ -8,6 +8,7 @@
 //! * [`room`] keeps one room's state from snapshots and events.
 //! * [`gomoku_view`], [`bg_view`] paint the boards; [`bg_moves`] builds a
 //!   Backgammon play hop by hop from the rules' legal plays.
+//! * [`dice_check`] checks a Backgammon record's dice against its proof.
 //! * [`replay`] steps through a finished game for the replay viewer;
 //!   [`export`] saves one to a file (SGF, .mat, .psq).
 //! * [`settings`] is what is remembered between runs.
@@ -17,6 +18,7 @@
 pub mod app;
 pub mod bg_moves;
 pub mod bg_view;
+pub mod dice_check;
 pub mod embedded;
 pub mod export;
 pub mod gomoku_view;

@@ -11,6 +11,7 @@ use tabula_shared::protocol::{
     BgAction, FinishedGame, GameRecord, LiveGame, apply_bg, apply_gomoku,
 };
 
+use crate::dice_check::DiceCheck;
 use crate::room::side_name;
 
 /// A finished game being replayed.
@@ -28,6 +29,9 @@ pub struct Replay {
     viewer: Side,
     /// Set when the record stops replaying before its end.
     pub error: Option<String>,
+    /// Backgammon: the check of the record's dice against its proof, made
+    /// once when the game is opened.
+    pub dice: Option<DiceCheck>,
 }
 
 impl Replay {
@@ -38,7 +42,14 @@ impl Replay {
             s.seat == Seat::Second && s.player.as_ref().is_some_and(|p| Some(p.id.as_str()) == me)
         });
         let (states, lines, error) = replay_all(&game.record);
+        let dice = match &game.record {
+            GameRecord::Backgammon { actions, dice, .. } => {
+                Some(DiceCheck::of(actions, dice.as_ref()))
+            }
+            GameRecord::Gomoku { .. } => None,
+        };
         Replay {
+            dice,
             game,
             states,
             lines,
@@ -220,7 +231,9 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
             }
             (states, lines, None)
         }
-        GameRecord::Backgammon { config, actions } => {
+        GameRecord::Backgammon {
+            config, actions, ..
+        } => {
             let mut game = match tabula_shared::backgammon::BgMatch::new(*config) {
                 Ok(g) => g,
                 Err(e) => {
@@ -338,6 +351,7 @@ pub fn date_time_text(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_shared::backgammon::fair_dice::RollPosition;
     use tabula_shared::backgammon::{MatchConfig, Play};
     use tabula_shared::gomoku::{GomokuConfig, Point};
     use tabula_shared::protocol::{
@@ -472,6 +486,7 @@ mod tests {
                 BgAction::Double { side: Side::White },
                 BgAction::Drop { side: Side::Black },
             ],
+            dice: None,
         };
         let mut r = Replay::new(finished(record), Some("p-b"));
         assert_eq!(r.viewer(), Side::Black, "seen from our side");
@@ -550,6 +565,35 @@ mod tests {
         assert_eq!(last(&actions).as_deref(), Some("White 6-6: cannot move"));
         actions.push(BgAction::NextGame);
         assert_eq!(last(&actions), None, "a new game has no last play");
+    }
+
+    #[test]
+    fn the_replay_checks_the_dice_once() {
+        use crate::dice_check::Verdict;
+        use tabula_shared::backgammon::fair_dice::{DiceProof, ServerSeed};
+
+        let seed = ServerSeed::from_bytes([8; 32]);
+        let mut proof = DiceProof::commit(&seed, false);
+        proof.reveal(&seed);
+        let [white, black] = proof.stream().unwrap().roll(RollPosition::FIRST);
+        let record = |dice| GameRecord::Backgammon {
+            config: MatchConfig::default(),
+            actions: vec![BgAction::OpeningRoll { white, black }],
+            dice,
+        };
+        let r = Replay::new(finished(record(Some(proof))), None);
+        let check = r.dice.expect("a Backgammon record is checked");
+        assert_eq!(check.verdict(), Verdict::Good, "{}", check.text());
+        let r = Replay::new(finished(record(None)), None);
+        assert_eq!(
+            r.dice.map(|c| c.text()).as_deref(),
+            Some("This game has no dice proof")
+        );
+        let gomoku = GameRecord::Gomoku {
+            config: GomokuConfig::default(),
+            actions: vec![],
+        };
+        assert_eq!(Replay::new(finished(gomoku), None).dice, None);
     }
 
     #[test]

@@ -242,7 +242,15 @@ impl Room {
                 result,
                 game_id,
                 ratings,
+                dice,
             } => {
+                // The revealed proof replaces the one without the server
+                // seed, so the record can be checked (`crate::dice_check`).
+                if let Some(proof) = dice
+                    && let Some(slot) = self.record.as_mut().and_then(GameRecord::dice_mut)
+                {
+                    *slot = Some(proof);
+                }
                 self.result = Some(result);
                 self.game_id = game_id;
                 self.ratings = ratings;
@@ -276,6 +284,11 @@ impl Room {
                 }
             }
             RoomEvent::SpectatorsMuted { muted } => self.spectators_muted = muted,
+            RoomEvent::DiceSeed { seat, seed } => {
+                if let Some(Some(proof)) = self.record.as_mut().and_then(GameRecord::dice_mut) {
+                    proof.player_seeds[side_of(seat).index()] = seed;
+                }
+            }
         }
         updates
     }

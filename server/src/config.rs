@@ -29,8 +29,14 @@ pub struct Config {
     pub rate_strikes: u32,
     /// Time budget for one AI move.
     pub ai_budget: Duration,
-    /// Fixes the dice (and AI seeds) so games can be reproduced; `None` uses the OS's randomness.
+    /// Fixes the dice (and AI seeds) so games can be reproduced; `None` uses
+    /// the OS's randomness. A fixed seed's Backgammon matches say so in their
+    /// record (`test_seed`).
     pub dice_seed: Option<u64>,
+    /// How long a Backgammon match's opening roll waits for the human
+    /// players' dice seeds (`dice_seed`) before it is rolled without the
+    /// missing ones (see `docs/DICE.md`).
+    pub dice_seed_wait: Duration,
     /// Finished rooms with nobody in them are closed after this long.
     pub finished_room_ttl: Duration,
     /// A running game with nobody in it is closed (and forgotten) after
@@ -58,6 +64,7 @@ impl Default for Config {
             rate_strikes: 50,
             ai_budget: Duration::from_secs(1),
             dice_seed: None,
+            dice_seed_wait: Duration::from_secs(3),
             finished_room_ttl: Duration::from_secs(600),
             deserted_game_ttl: Duration::from_secs(24 * 3600),
             lock_wait: Duration::from_secs(10),

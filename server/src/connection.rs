@@ -366,6 +366,15 @@ impl Handler {
                     })
                 });
             }
+            ClientMessage::DiceStats => {
+                let store = self.shared.store.clone();
+                self.answer_later(rid, async move {
+                    let report = store.dice_stats(identity.id.clone()).await?;
+                    Ok(ServerMessage::DiceStats {
+                        report: Box::new(report),
+                    })
+                });
+            }
             ClientMessage::GetLeaderboard { game, period } => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {

@@ -44,6 +44,10 @@ struct Args {
     /// Fix the dice so games can be reproduced (testing only).
     #[arg(long)]
     dice_seed: Option<u64>,
+    /// Milliseconds a Backgammon match's opening roll waits for the players'
+    /// dice seeds.
+    #[arg(long, default_value_t = 3000)]
+    dice_seed_wait_ms: u64,
 }
 
 #[tokio::main]
@@ -75,6 +79,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         rate_per_sec: args.rate_per_sec,
         ai_budget: Duration::from_millis(args.ai_budget_ms),
         dice_seed: args.dice_seed,
+        dice_seed_wait: Duration::from_millis(args.dice_seed_wait_ms),
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

@@ -199,6 +199,7 @@ impl Builder {
         GameRecord::Backgammon {
             config: *self.m.config(),
             actions: self.actions,
+            dice: None,
         }
     }
 }
@@ -243,7 +244,10 @@ struct ExpGame {
 }
 
 fn expected(record: &GameRecord) -> (Vec<ExpGame>, [u32; 2]) {
-    let GameRecord::Backgammon { config, actions } = record else {
+    let GameRecord::Backgammon {
+        config, actions, ..
+    } = record
+    else {
         panic!("not backgammon")
     };
     let mut m = BgMatch::new(*config).unwrap();
@@ -648,7 +652,10 @@ fn cases() -> Vec<Case> {
             record: {
                 let full = Builder::new(config(7, true, false), 9)
                     .play_match(&[Plan::DoubleDrop { at: 3 }, Plan::Plain], 2);
-                let GameRecord::Backgammon { config, actions } = full else {
+                let GameRecord::Backgammon {
+                    config, actions, ..
+                } = full
+                else {
                     unreachable!()
                 };
                 let next = actions
@@ -658,6 +665,7 @@ fn cases() -> Vec<Case> {
                 GameRecord::Backgammon {
                     config,
                     actions: actions[..next + 30].to_vec(),
+                    dice: None,
                 }
             },
         },

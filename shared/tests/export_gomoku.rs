@@ -397,6 +397,7 @@ fn export_errors() {
     let bg = GameRecord::Backgammon {
         config: MatchConfig::default(),
         actions: vec![],
+        dice: None,
     };
     for format in FORMATS {
         assert!(matches!(
@@ -435,6 +436,7 @@ fn export_errors() {
             ..MatchConfig::default()
         },
         actions: vec![],
+        dice: None,
     };
     assert!(ExportFormat::for_record(&twice).is_empty());
     assert!(matches!(

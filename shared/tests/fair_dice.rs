@@ -93,6 +93,7 @@ fn every_roll_of_a_played_match_recomputes_from_the_revealed_seeds() {
         let record = GameRecord::Backgammon {
             config,
             actions: actions.clone(),
+            dice: None,
         };
         record.replay().unwrap();
         assert_eq!(verify(&actions, &proof), Err(VerifyError::NotRevealed));
@@ -215,6 +216,7 @@ fn rolls_cut_by_a_takeback_are_dealt_again() {
     let mut m = match (GameRecord::Backgammon {
         config,
         actions: actions.clone(),
+        dice: None,
     })
     .replay()
     .unwrap()
@@ -298,6 +300,7 @@ fn known_record_verifies() {
     let record = GameRecord::Backgammon {
         config: export.config,
         actions: export.actions.clone(),
+        dice: None,
     };
     record.replay().unwrap();
     assert!(!export.dice.test_seed);

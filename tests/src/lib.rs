@@ -28,7 +28,7 @@ pub struct TestServer {
     _tmp: Option<tempfile::TempDir>,
 }
 
-/// Test settings: fixed dice, short grace period, quick AI, and a rate limit
+/// Test settings: fixed dice, no wait for dice seeds, short grace period, quick AI, and a rate limit
 /// high enough for bots that sync after every move.
 pub fn test_config(data_dir: &Path) -> tabula_server::Config {
     tabula_server::Config {
@@ -36,6 +36,9 @@ pub fn test_config(data_dir: &Path) -> tabula_server::Config {
         rate_burst: 500,
         rate_per_sec: 500,
         dice_seed: Some(7),
+        // The opening roll does not wait for dice seeds that older tests
+        // never send.
+        dice_seed_wait: Duration::ZERO,
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
         ..tabula_server::Config::default()

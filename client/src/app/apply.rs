@@ -66,7 +66,8 @@ impl TabulaApp {
             | Command::MuteSpectators(_)
             | Command::Flip
             | Command::DismissResult
-            | Command::SendChat => self.apply_room(command),
+            | Command::SendChat
+            | Command::SendDiceSeed => self.apply_room(command),
         }
     }
 
@@ -128,6 +129,7 @@ impl TabulaApp {
         self.history.page = None;
         self.history.offset = 0;
         self.leaderboard.board = None;
+        self.dice.report = None;
         self.replay.replay = None;
         self.export = None;
         self.account.reset();
@@ -192,6 +194,7 @@ impl TabulaApp {
             Command::Flip => room.flipped = !room.flipped,
             Command::DismissResult => room.result_dismissed = true,
             Command::SendChat => room.send_chat(requests),
+            Command::SendDiceSeed => room.send_dice_seed(requests),
             _ => {}
         }
     }
@@ -209,6 +212,9 @@ impl TabulaApp {
                     }
                     Screen::Lobby => {
                         self.requests.send(ClientMessage::ListRooms);
+                    }
+                    Screen::Dice => {
+                        self.requests.send(ClientMessage::DiceStats);
                     }
                     Screen::Replay => {}
                 }

@@ -77,6 +77,9 @@ pub enum Command {
     DismissResult,
     /// Send the chat line typed.
     SendChat,
+    /// Add a random seed of ours to the match's dice (sent by the app by
+    /// itself, once per match, before the first roll).
+    SendDiceSeed,
     /// Show a screen (the lobby, history, leaderboard or the replay viewer).
     ShowScreen(Screen),
     /// Ask for the page of our history that starts at this offset.

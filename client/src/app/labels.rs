@@ -78,3 +78,18 @@ pub fn rules_text(game: &GameOptions) -> String {
         }
     }
 }
+
+/// A dice check's line (green when verified, red when it failed) and, for a
+/// game the test seed dealt, the note that says so.
+pub(super) fn dice_check(ui: &mut Ui, check: &crate::dice_check::DiceCheck) {
+    use crate::dice_check::Verdict;
+    let text = egui::RichText::new(check.text());
+    ui.label(match check.verdict() {
+        Verdict::Good => text.color(GOOD).strong(),
+        Verdict::Bad => text.color(BAD).strong(),
+        Verdict::Neutral => text,
+    });
+    if let Some(note) = check.note() {
+        ui.label(egui::RichText::new(note).italics().color(WARN));
+    }
+}

@@ -8,7 +8,7 @@
 //! network or the game.
 
 use egui::Ui;
-use tabula_shared::protocol::RoomSummary;
+use tabula_shared::protocol::{DiceStatsReport, RoomSummary};
 
 use crate::bg_moves::TurnBuilder;
 use crate::bg_view::BgGeometry;
@@ -26,6 +26,7 @@ mod board_panel;
 mod command;
 mod connect_screen;
 mod create_dialog;
+mod dice_panel;
 mod export_dialog;
 mod history_screen;
 mod labels;
@@ -52,6 +53,7 @@ pub use leaderboard_screen::Leaderboard;
 
 use account_dialog::AccountDialog;
 use connect_screen::ConnectScreen;
+use dice_panel::DicePanel;
 use history_screen::HistoryScreen;
 use leaderboard_screen::LeaderboardScreen;
 use lobby_screen::LobbyScreen;
@@ -72,6 +74,8 @@ pub enum Screen {
     Leaderboard,
     /// A finished game, move by move.
     Replay,
+    /// The dice statistics of the server's Backgammon games.
+    Dice,
 }
 
 /// What to do with a finished game once the server sends it.
@@ -107,6 +111,8 @@ pub struct TabulaApp {
     leaderboard: LeaderboardScreen,
     /// The replay viewer.
     replay: ReplayScreen,
+    /// The dice statistics.
+    dice: DicePanel,
     /// The pending `get_game` and what to do with the answer.
     game_request: Option<(u64, GameIntent)>,
     /// The export window, while it is open.
@@ -140,6 +146,7 @@ impl TabulaApp {
             history: HistoryScreen::default(),
             leaderboard: LeaderboardScreen::default(),
             replay: ReplayScreen::default(),
+            dice: DicePanel::default(),
             game_request: None,
             export: None,
             toasts: Toasts::default(),
@@ -206,6 +213,11 @@ impl TabulaApp {
     /// The game open in the replay viewer.
     pub fn replay(&self) -> Option<&Replay> {
         self.replay.replay.as_ref()
+    }
+
+    /// The dice statistics last received.
+    pub fn dice_stats(&self) -> Option<&DiceStatsReport> {
+        self.dice.report.as_ref()
     }
 
     /// The export window's state, while it is open.
@@ -298,6 +310,7 @@ impl TabulaApp {
         egui::CentralPanel::default().show(ui, |ui| match self.screen {
             Screen::History => commands.extend(self.history.ui(ui, &self.session.my_id)),
             Screen::Leaderboard => commands.extend(self.leaderboard.ui(ui, &self.session.my_id)),
+            Screen::Dice => commands.extend(self.dice.ui(ui)),
             Screen::Lobby | Screen::Replay => {
                 commands.extend(self.lobby.ui(ui, &mut self.settings));
             }

@@ -7,7 +7,7 @@ use tabula_shared::protocol::{
     ClientMessage, ErrorCode, FinishedGame, Role, ServerFrame, ServerMessage,
 };
 
-use super::{GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
+use super::{Command, GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
 use crate::export::ExportForm;
 use crate::net::{ConnState, NetEvent};
 
@@ -18,6 +18,9 @@ impl TabulaApp {
             self.handle_event(event);
         }
         self.room.sync(&mut self.requests);
+        if self.room.wants_dice_seed() {
+            self.apply(Command::SendDiceSeed);
+        }
         self.room.sync_bg_turn();
         self.toasts.expire();
         if !self.toasts.is_empty() || self.room.ticking() {
@@ -82,6 +85,7 @@ impl TabulaApp {
             ServerMessage::Error { code, message } => self.error(request_id, code, message),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
             ServerMessage::Ok | ServerMessage::Pong => {}
+            ServerMessage::DiceStats { report } => self.dice.report = Some(*report),
             ServerMessage::Registered { name } => {
                 self.session.registered = true;
                 self.account.registered(&name);
@@ -125,6 +129,9 @@ impl TabulaApp {
         rooms: Vec<String>,
     ) {
         self.session.welcomed = true;
+        // A seed sent on the last connection may not have arrived; the
+        // room's record says whether it did, and it is sent again if not.
+        self.room.dice_seed_sent = None;
         self.session.my_id = player_id;
         self.session.registered = registered;
         // Signed in: the token now stands for the account.
@@ -157,6 +164,11 @@ impl TabulaApp {
     /// toast does.
     fn error(&mut self, request_id: Option<u64>, code: ErrorCode, message: String) {
         if self.account.take_error(request_id, code, &message) {
+            return;
+        }
+        if self.room.take_dice_seed_error(request_id) {
+            // The first roll came first: the match's dice stay committed
+            // to the server's seed and the other seeds, which is no news.
             return;
         }
         if let Some((id, _)) = self.game_request

@@ -8,7 +8,7 @@ use tabula_shared::gomoku::Outcome;
 use tabula_shared::protocol::{FinishedGame, LiveGame};
 
 use super::history_screen::result_text;
-use super::labels::{RATED, WARN, game_name, rules_text};
+use super::labels::{RATED, WARN, dice_check, game_name, rules_text};
 use super::{Command, Screen};
 use crate::bg_view::{self, BgGeometry, BgView};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
@@ -152,6 +152,9 @@ fn header(ui: &mut Ui, replay: &Replay, me: &str) {
         }
     });
     ui.label(RichText::new(result_text(summary, me)).strong());
+    if let Some(check) = &replay.dice {
+        dice_check(ui, check);
+    }
     if let Some(error) = &replay.error {
         ui.label(RichText::new(format!("The record stops replaying: {error}")).color(WARN));
     }

@@ -1,12 +1,13 @@
 //! The game-over dialog: who won and how, the final score, the rating
-//! changes, and what to do next (replay, save, rematch, back to the lobby).
+//! changes, the client's own check of the dice (Backgammon), and what to do next (replay, save, rematch, back to the lobby).
 
 use egui::{Align2, RichText, Ui};
-use tabula_shared::protocol::{EndReason, GameResult};
+use tabula_shared::protocol::{EndReason, GameRecord, GameResult};
 
 use super::Command;
-use super::labels::{BAD, GOOD};
+use super::labels::{BAD, GOOD, dice_check};
 use super::room_screen::RoomScreen;
+use crate::dice_check::DiceCheck;
 use crate::room::Room;
 
 impl RoomScreen {
@@ -26,6 +27,10 @@ impl RoomScreen {
             .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
                 outcome(ui, room, result);
+                if let Some(GameRecord::Backgammon { actions, dice, .. }) = &room.record {
+                    ui.separator();
+                    dice_check(ui, &DiceCheck::of(actions, dice.as_ref()));
+                }
                 if !room.ratings.is_empty() {
                     ui.separator();
                     ratings(ui, room);

@@ -13,6 +13,7 @@ use super::Command;
 use super::labels::{WARN, dot, game_name, rules_text};
 use super::room_screen::RoomScreen;
 use crate::bg_view;
+use crate::dice_check::DiceCheck;
 use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
 use crate::settings::Settings;
 
@@ -97,6 +98,26 @@ impl RoomScreen {
             && let Some(last) = crate::replay::last_play(actions, self.bg_viewer())
         {
             ui.label(format!("Last move: {last}"));
+        }
+        if let Some(proof) = room.record.as_ref().and_then(GameRecord::dice)
+            && !proof.is_revealed()
+        {
+            // Before the reveal the dice can only be shown committed; the
+            // check itself comes in the game-over dialog.
+            let seeds = proof.player_seeds.iter().filter(|s| !s.is_empty()).count();
+            let check = DiceCheck::Committed {
+                commitment: proof.commitment.clone(),
+                test_seed: proof.test_seed,
+            };
+            ui.label(check.text()).on_hover_text(format!(
+                "The server committed to its dice seed before the first roll \
+                 (SHA-256 {}); {seeds} of 2 player seeds added. The seed is \
+                 revealed when the match ends, and every roll is checked then.",
+                proof.commitment
+            ));
+            if let Some(note) = check.note() {
+                ui.label(RichText::new(note).italics().color(WARN));
+            }
         }
     }
 

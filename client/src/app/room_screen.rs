@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use tabula_shared::backgammon::fair_dice::RollPosition;
 use tabula_shared::backgammon::{GamePhase, Play, Position, Side};
 use tabula_shared::gomoku::{Point, Seat};
 use tabula_shared::protocol::{
@@ -16,6 +17,13 @@ use super::requests::Requests;
 use super::toasts::Toasts;
 use crate::bg_moves::TurnBuilder;
 use crate::room::{Room, RoomUpdate, side_of};
+
+/// A random player seed: 32 hex digits (122 random bits) from the OS's generator
+/// (`uuid` v4, which also works in a browser), well within what
+/// `check_player_seed` allows.
+pub(super) fn new_player_seed() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
 
 /// The room view's state.
 #[derive(Default)]
@@ -34,6 +42,12 @@ pub(super) struct RoomScreen {
     pub(super) result_dismissed: bool,
     /// Renju's forbidden points for black, with the move count they are for.
     pub(super) forbidden: Option<(usize, Vec<Point>)>,
+    /// The commitment of the match we last sent our dice seed for: the seed
+    /// goes once per match (a rematch brings a new commitment).
+    pub(super) dice_seed_sent: Option<String>,
+    /// The `request_id` of the last `dice_seed`, whose refusal (the first
+    /// roll came first) is no news for the player.
+    pub(super) dice_seed_request: Option<u64>,
 }
 
 impl RoomScreen {
@@ -78,6 +92,59 @@ impl RoomScreen {
         }
         self.send(requests, |room_id| ClientMessage::Chat { room_id, text });
         self.chat_input.clear();
+    }
+
+    /// Whether we should add our seed to the match's dice now: we sit at a
+    /// Backgammon board whose server has committed to its seed, our seed is
+    /// still empty, nothing has been rolled in the match yet, and we have
+    /// not sent one for this match.
+    pub(super) fn wants_dice_seed(&self) -> bool {
+        (|| {
+            let room = self.room.as_ref()?;
+            let me = self.my_side()?;
+            let Some(GameRecord::Backgammon {
+                actions,
+                dice: Some(proof),
+                ..
+            }) = &room.record
+            else {
+                return None;
+            };
+            let fresh = RollPosition::after(actions) == RollPosition::FIRST;
+            let wanted = room.result.is_none()
+                && fresh
+                && !proof.is_revealed()
+                && proof.player_seeds[me.index()].is_empty()
+                && self.dice_seed_sent.as_ref() != Some(&proof.commitment);
+            Some(wanted)
+        })()
+        .unwrap_or(false)
+    }
+
+    /// Sends a fresh random seed for our seat, once per match (see
+    /// [`RoomScreen::wants_dice_seed`]).
+    pub(super) fn send_dice_seed(&mut self, requests: &mut Requests) {
+        if !self.wants_dice_seed() {
+            return;
+        }
+        let Some(room) = &self.room else { return };
+        self.dice_seed_sent = room
+            .record
+            .as_ref()
+            .and_then(GameRecord::dice)
+            .map(|p| p.commitment.clone());
+        let seed = new_player_seed();
+        let room_id = room.id.clone();
+        self.dice_seed_request = Some(requests.send(ClientMessage::DiceSeed { room_id, seed }));
+    }
+
+    /// Whether a refusal answers our last `dice_seed` (and is forgotten).
+    pub(super) fn take_dice_seed_error(&mut self, request_id: Option<u64>) -> bool {
+        let ours = request_id.is_some() && request_id == self.dice_seed_request;
+        if ours {
+            self.dice_seed_request = None;
+        }
+        ours
     }
 
     /// Leaves the room (telling the server) and drops the turn in progress.

@@ -83,6 +83,7 @@ impl TabulaApp {
             ui.separator();
             // Right to left: the last tab first.
             for (screen, label) in [
+                (Screen::Dice, "Dice"),
                 (Screen::Leaderboard, "Leaderboard"),
                 (Screen::History, "History"),
                 (Screen::Lobby, "Lobby"),

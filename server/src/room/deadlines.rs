@@ -25,6 +25,11 @@ impl Room {
         if let Some(t) = self.empty_since {
             consider(t + self.idle_ttl());
         }
+        if self.waiting_for_seeds()
+            && let Some(t) = self.seed_deadline
+        {
+            consider(t);
+        }
         if !self.game_started {
             for t in self.away_since.iter().flatten() {
                 consider(*t + self.shared.config.grace);
@@ -54,6 +59,11 @@ impl Room {
     /// Handles a deadline; true when the room should close.
     pub(super) async fn on_deadline(&mut self) -> bool {
         self.free_abandoned_seats();
+        if self.seed_deadline.is_some_and(|t| t <= Instant::now()) {
+            // The wait for dice seeds is over: roll without the missing ones.
+            self.seed_deadline = None;
+            self.after_change().await;
+        }
         if let Some(seat) = self.out_of_time() {
             self.finish(GameResult {
                 winner: Some(seat.other()),
@@ -83,6 +93,7 @@ impl Room {
                 self.away_since[idx(seat)] = None;
                 self.seats[idx(seat)] = None;
                 self.emit(RoomEvent::SeatLeft { seat });
+                self.forget_seed(seat);
                 self.publish();
             }
         }

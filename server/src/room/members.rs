@@ -273,6 +273,7 @@ impl Room {
         if !self.game_started && on_purpose {
             self.seats[idx(seat)] = None;
             self.emit(RoomEvent::SeatLeft { seat });
+            self.forget_seed(seat);
             return;
         }
         self.away_since[idx(seat)] = Some(Instant::now());

@@ -8,6 +8,7 @@
 //! The actor's state is one `Room`; its handling is split by concern:
 //! `requests` (what a client asks), `members` (joining, leaving, seats),
 //! `moves` (actions, the automatic steps after them, the end of a game),
+//! `dice` (verifiable Backgammon dice: commitment, players' seeds, reveal),
 //! `offers` (draws, takebacks, resignations, rematches), `ai_turn`, `clock`
 //! and `deadlines`, `saved` (the store's copy of a room, and restoring it),
 //! and `broadcast` (answers, numbered events, the lobby's summary).
@@ -16,6 +17,7 @@ mod ai_turn;
 mod broadcast;
 mod clock;
 mod deadlines;
+mod dice;
 mod members;
 mod moves;
 mod offers;
@@ -28,6 +30,7 @@ use std::time::Instant;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
+use tabula_shared::backgammon::fair_dice::ServerSeed;
 use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{
     ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, Opponent,
@@ -74,6 +77,13 @@ struct Room {
     chat: VecDeque<ChatLine>,
     /// See [`SavedRoom::redeal`].
     redeal: VecDeque<[u8; 2]>,
+    /// See [`SavedRoom::dice_seed`].
+    dice_seed: Option<ServerSeed>,
+    /// See [`SavedRoom::seeds_given`].
+    seeds_given: [bool; 2],
+    /// Until when the match's opening roll waits for the human players'
+    /// dice seeds (set when the game starts; see [`Room::waiting_for_seeds`]).
+    seed_deadline: Option<Instant>,
     muted: bool,
     rng: StdRng,
     ai_seed: u64,
@@ -181,13 +191,16 @@ pub fn create(
             "only registered players can create a rated room; register or sign in first",
         ));
     }
-    let record = GameRecord::new(&options.game);
+    let mut record = GameRecord::new(&options.game);
     let live = record
         .replay()
         .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
     let id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
     // With a fixed seed, the n-th room created always gets the same dice.
-    let mut rng = room_rng(shared, &format!("room-{}", shared.next_room_number()));
+    let salt = format!("room-{}", shared.next_room_number());
+    let mut rng = room_rng(shared, &salt);
+    // A Backgammon match commits to its dice before anything else happens.
+    let dice_seed = dice::commit_dice(shared, &mut record, &salt);
     let code = options.private.then(|| new_code(shared, &mut rng));
     // Gomoku's first seat is black; Backgammon's first seat is white.
     let first_colour = match options.game {
@@ -235,6 +248,8 @@ pub fn create(
         game_started: false,
         spectators_muted: false,
         redeal: VecDeque::new(),
+        dice_seed,
+        seeds_given: [false; 2],
         empty_since_ms: None,
     };
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
@@ -271,6 +286,9 @@ impl Room {
             game_started: saved.game_started,
             chat: VecDeque::new(),
             redeal: saved.redeal,
+            dice_seed: saved.dice_seed,
+            seeds_given: saved.seeds_given,
+            seed_deadline: None,
             muted: saved.spectators_muted,
             rng,
             ai_seed,

@@ -52,12 +52,15 @@ impl Room {
                 ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
             }
             (LiveGame::Backgammon(_), PlayerAction::Roll) => {
-                let dice = self.redeal.pop_front().unwrap_or_else(|| {
-                    [
-                        self.rng.random_range(1..=6u8),
-                        self.rng.random_range(1..=6u8),
-                    ]
-                });
+                let stream = self.stream_roll();
+                let dice = stream
+                    .or_else(|| self.redeal.pop_front())
+                    .unwrap_or_else(|| {
+                        [
+                            self.rng.random_range(1..=6u8),
+                            self.rng.random_range(1..=6u8),
+                        ]
+                    });
                 ActionRecord::Backgammon(BgAction::Roll { side, dice })
             }
             (LiveGame::Backgammon(game), PlayerAction::Play { play }) => {
@@ -165,8 +168,11 @@ impl Room {
             }
         }
         self.clock = clock_before;
-        // A roll that did not happen is dealt again by the next one.
-        if let ActionRecord::Backgammon(BgAction::Roll { dice, .. }) = entry {
+        // A roll that did not happen is dealt again by the next one (from
+        // the stream, the record being back where it was, it is anyway).
+        if let ActionRecord::Backgammon(BgAction::Roll { dice, .. }) = entry
+            && self.dice_seed.is_none()
+        {
             self.redeal.push_front(*dice);
         }
     }
@@ -181,6 +187,7 @@ impl Room {
             && self.away_since.iter().all(Option::is_none)
         {
             self.game_started = true;
+            self.start_seed_wait();
             let record = self.record.clone();
             let clock = self.clock.as_ref().map(Clock::view);
             // The full state is saved now; moves are appended to it.
@@ -239,8 +246,15 @@ impl Room {
                 };
                 match game.phase() {
                     GamePhase::OpeningRoll => {
-                        let white = self.rng.random_range(1..=6u8);
-                        let black = self.rng.random_range(1..=6u8);
+                        if self.waiting_for_seeds() {
+                            return false;
+                        }
+                        let [white, black] = self.stream_roll().unwrap_or_else(|| {
+                            [
+                                self.rng.random_range(1..=6u8),
+                                self.rng.random_range(1..=6u8),
+                            ]
+                        });
                         let entry =
                             ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
                         return self.commit(entry, None, None).await.is_ok();
@@ -301,6 +315,8 @@ impl Room {
         self.forget_ai_thought();
         self.redeal.clear();
         self.offers.clear();
+        // The dice are revealed with the finished game, however it ended.
+        let dice = self.reveal_dice();
         let players = serde_json::to_string(&self.seat_infos()).unwrap_or_default();
         let humans = self
             .seats
@@ -338,6 +354,7 @@ impl Room {
             result,
             game_id: Some(game_id),
             ratings,
+            dice,
         });
     }
 }

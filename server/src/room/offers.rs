@@ -194,7 +194,10 @@ impl Room {
             GameRecord::Gomoku { actions, .. } => actions.truncate(cut),
             GameRecord::Backgammon { actions, .. } => {
                 for action in actions.drain(cut..) {
-                    if let BgAction::Roll { dice, .. } = action {
+                    // From a match's stream they come again by themselves.
+                    if let BgAction::Roll { dice, .. } = action
+                        && self.dice_seed.is_none()
+                    {
                         redeal.push_back(dice);
                     }
                 }
@@ -297,6 +300,8 @@ impl Room {
             member.seat = member.seat.map(Seat::other);
         }
         self.record = GameRecord::new(&self.options.game);
+        self.new_match_dice();
+        self.start_seed_wait();
         self.live = self
             .record
             .replay()

@@ -104,6 +104,7 @@ impl Room {
             } => self.answer_offer(seat, request, accept).await,
             ClientMessage::Rematch { .. } => self.request_rematch(seat).await,
             ClientMessage::ClaimWin { .. } => self.claim_win(seat).await,
+            ClientMessage::DiceSeed { seed, .. } => self.dice_seed(seat, seed).await,
             ClientMessage::MuteSpectators { muted, .. } => {
                 if self.muted != muted {
                     self.muted = muted;

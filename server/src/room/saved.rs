@@ -15,6 +15,7 @@ use super::clock::Clock;
 use super::{Room, now_ms, room_rng};
 use crate::registry::Shared;
 use crate::store::AppendedAction;
+use tabula_shared::backgammon::fair_dice::ServerSeed;
 
 /// How far a restored room's event numbers jump past the saved one: more than
 /// the unsaved events (rate-limited chat and presence) a room could number
@@ -42,8 +43,20 @@ pub(super) struct SavedRoom {
     pub(super) spectators_muted: bool,
     /// Backgammon rolls a takeback cut, dealt again in order before any new
     /// roll (absent in rooms saved before they were kept).
+    /// Only in rooms without a [`SavedRoom::dice_seed`] (Gomoku has no dice;
+    /// a Backgammon match with a seed deals from its stream instead).
     #[serde(default)]
     pub(super) redeal: VecDeque<[u8; 2]>,
+    /// The running Backgammon match's secret server seed, committed to in
+    /// the record's proof: saved so that a restart deals the dice committed
+    /// to. Never sent to anyone before the reveal. Absent in Gomoku rooms
+    /// and in rooms saved before verifiable dice.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) dice_seed: Option<ServerSeed>,
+    /// Which seats have sent their dice seed in this match (the opening roll
+    /// waits for the human ones).
+    #[serde(default)]
+    pub(super) seeds_given: [bool; 2],
     /// Since when (Unix ms) nobody has been in the room, so that a restart
     /// does not give a deserted game a fresh idle time-out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -110,6 +123,9 @@ pub fn restore(
         // Time while the server was down is not charged.
         clock.since = now;
     }
+    // A match restored before its first roll waits again for the seeds of
+    // players coming back.
+    room.start_seed_wait();
     room.spawn();
     Ok(id)
 }
@@ -137,6 +153,8 @@ impl Room {
             game_started: self.game_started,
             spectators_muted: self.muted,
             redeal: self.redeal.clone(),
+            dice_seed: self.dice_seed.clone(),
+            seeds_given: self.seeds_given,
             empty_since_ms: self
                 .empty_since
                 .map(|t| now_ms() - t.elapsed().as_millis() as i64),

@@ -28,8 +28,8 @@ mod write;
 use std::path::Path;
 
 use tabula_shared::protocol::{
-    FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod,
-    RatingChange,
+    DiceStatsReport, FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, RatingChange,
 };
 
 pub use self::error::StoreError;
@@ -144,6 +144,12 @@ impl Store {
     /// One finished game with its record, if the id is known.
     pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
         self.db.game(game_id).await
+    }
+
+    /// The dice of every finished Backgammon game, and `player_id`'s own
+    /// rolls in them (the `dice_stats` answer).
+    pub async fn dice_stats(&self, player_id: String) -> Result<DiceStatsReport, StoreError> {
+        self.db.dice_stats(player_id).await
     }
 
     /// The top 50 of a game's leaderboard.

@@ -246,12 +246,18 @@ pub fn export(
         });
     }
     match (record, format) {
-        (GameRecord::Backgammon { config, actions }, ExportFormat::Mat) => {
-            mat::write(&bg::walk(config, actions)?, meta)
-        }
-        (GameRecord::Backgammon { config, actions }, ExportFormat::GnubgSgf) => {
-            gnubg_sgf::write(&bg::walk(config, actions)?, meta)
-        }
+        (
+            GameRecord::Backgammon {
+                config, actions, ..
+            },
+            ExportFormat::Mat,
+        ) => mat::write(&bg::walk(config, actions)?, meta),
+        (
+            GameRecord::Backgammon {
+                config, actions, ..
+            },
+            ExportFormat::GnubgSgf,
+        ) => gnubg_sgf::write(&bg::walk(config, actions)?, meta),
         (GameRecord::Gomoku { config, actions }, ExportFormat::GomokuSgf) => {
             gomoku_sgf::write(config, actions, meta)
         }

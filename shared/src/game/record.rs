@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::{
     ActionRecord, BgAction, GameKind, GameOptions, LiveGame, ReplayError, apply_bg, apply_gomoku,
 };
+use crate::backgammon::fair_dice::DiceProof;
 use crate::backgammon::{BgMatch, MatchConfig};
 use crate::gomoku::{Gomoku, GomokuAction, GomokuConfig};
 
@@ -26,6 +27,12 @@ pub enum GameRecord {
         config: MatchConfig,
         /// Every roll, play and cube action of every game.
         actions: Vec<BgAction>,
+        /// The verifiable dice: the commitment to the server seed, the
+        /// players' seeds and, once the match is over, the revealed server
+        /// seed (see [`DiceProof`] and `docs/DICE.md`). `None` in records
+        /// made before the scheme, and in records built without a server.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dice: Option<DiceProof>,
     },
 }
 
@@ -40,6 +47,7 @@ impl GameRecord {
             GameOptions::Backgammon(config) => GameRecord::Backgammon {
                 config: *config,
                 actions: Vec::new(),
+                dice: None,
             },
         }
     }
@@ -111,6 +119,22 @@ impl GameRecord {
         }
     }
 
+    /// Backgammon: the record's dice proof, if it has one.
+    pub fn dice(&self) -> Option<&DiceProof> {
+        match self {
+            GameRecord::Backgammon { dice, .. } => dice.as_ref(),
+            GameRecord::Gomoku { .. } => None,
+        }
+    }
+
+    /// Backgammon: the record's dice proof, to fill in or reveal.
+    pub fn dice_mut(&mut self) -> Option<&mut Option<DiceProof>> {
+        match self {
+            GameRecord::Backgammon { dice, .. } => Some(dice),
+            GameRecord::Gomoku { .. } => None,
+        }
+    }
+
     /// Backgammon: the dice of the last roll (the opening roll's two dice
     /// included); `None` for Gomoku or before the first roll.
     pub fn last_roll(&self) -> Option<[u8; 2]> {
@@ -167,7 +191,9 @@ impl GameRecord {
                 }
                 Ok(LiveGame::Gomoku(game))
             }
-            GameRecord::Backgammon { config, actions } => {
+            GameRecord::Backgammon {
+                config, actions, ..
+            } => {
                 let mut game = BgMatch::new(*config)
                     .map_err(|error| ReplayError::Backgammon { index: 0, error })?;
                 for (index, action) in actions.iter().enumerate() {

@@ -172,6 +172,19 @@ pub enum ClientMessage {
         /// True to mute.
         muted: bool,
     },
+    /// Backgammon: add your seed to the match's dice (see `docs/DICE.md`),
+    /// after the server's commitment and before the match's first roll. Only
+    /// a seated player may; the reply is `ok`, and every member of the room
+    /// gets a `dice_seed` event.
+    DiceSeed {
+        /// The room.
+        room_id: RoomId,
+        /// At most 64 characters from `!` to `~` (the empty seed is allowed).
+        seed: String,
+    },
+    /// Ask for the dice statistics of this server's finished Backgammon
+    /// games; the reply is `dice_stats`.
+    DiceStats,
     /// An application-level ping; the server answers `pong`.
     Ping,
 }
@@ -201,6 +214,8 @@ impl ClientMessage {
         "claim_win",
         "chat",
         "mute_spectators",
+        "dice_seed",
+        "dice_stats",
         "ping",
     ];
 
@@ -219,7 +234,8 @@ impl ClientMessage {
             | Rematch { room_id }
             | ClaimWin { room_id }
             | Chat { room_id, .. }
-            | MuteSpectators { room_id, .. } => Some(room_id),
+            | MuteSpectators { room_id, .. }
+            | DiceSeed { room_id, .. } => Some(room_id),
             Hello { .. }
             | Register { .. }
             | ListGames { .. }
@@ -229,6 +245,7 @@ impl ClientMessage {
             | UnwatchLobby
             | CreateRoom { .. }
             | JoinByCode { .. }
+            | DiceStats
             | Ping => None,
         }
     }

@@ -34,8 +34,10 @@ pub use room::{
     ChatLine, ClockState, OfferKind, PendingOffer, PlayerInfo, Role, RoomEvent, RoomSnapshot,
     RoomStatus, RoomSummary, SeatInfo,
 };
-pub use server::{ErrorCode, ServerFrame, ServerMessage};
+pub use server::{DiceStatsReport, ErrorCode, ServerFrame, ServerMessage};
 
+/// The dice types that messages carry.
+pub use crate::backgammon::fair_dice::{DiceProof, DiceStats};
 /// Game types that messages carry.
 pub use crate::game::{
     ActionRecord, BgAction, EndReason, GameKind, GameOptions, GameRecord, GameResult, PlayerAction,

@@ -8,6 +8,7 @@ use super::{
     ActionRecord, AiLevel, GameRecord, GameResult, PlayerId, RatingChange, RoomId, RoomOptions,
 };
 use crate::backgammon::ResignKind;
+use crate::backgammon::fair_dice::DiceProof;
 use crate::seat::Seat;
 
 /// Whether a connection joins a room to play or to watch.
@@ -231,6 +232,18 @@ pub enum RoomEvent {
         /// Rated rooms: how both ratings moved.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         ratings: Vec<RatingChange>,
+        /// Backgammon: the match's dice proof with the server seed revealed,
+        /// so that every roll can be checked (see `docs/DICE.md`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dice: Option<DiceProof>,
+    },
+    /// A player added a seed to the match's dice (Backgammon, before the
+    /// first roll).
+    DiceSeed {
+        /// Whose seed.
+        seat: Seat,
+        /// The seed, as it goes into every roll.
+        seed: String,
     },
     /// A rematch began with seats swapped; a snapshot follows.
     RematchStarted,

@@ -7,6 +7,7 @@ use super::{
     AiRating, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod, PlayerId,
     Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
 };
+use crate::backgammon::fair_dice::DiceStats;
 use crate::seat::Seat;
 
 /// A server frame: one message and, for replies, the request's id.
@@ -165,6 +166,12 @@ pub enum ServerMessage {
         /// Human-readable reason.
         message: String,
     },
+    /// The answer to `dice_stats`: the dice of this server's finished
+    /// Backgammon games.
+    DiceStats {
+        /// The counts (boxed: they are the largest message by far).
+        report: Box<DiceStatsReport>,
+    },
     /// The answer to `ping`.
     Pong,
     /// The server is shutting down; reconnect later with your token.
@@ -172,6 +179,20 @@ pub enum ServerMessage {
         /// Why.
         message: String,
     },
+}
+
+/// The dice of a server's finished Backgammon games, all of them and the
+/// asker's own; the client computes expected values and chi-square tests with
+/// [`DiceStats`]'s methods.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiceStatsReport {
+    /// How many finished Backgammon games (matches) were counted.
+    pub games: u64,
+    /// Every die and roll of those games, both sides.
+    pub all: DiceStats,
+    /// The asker's own dice in them: the rolls of the seat the asker held in
+    /// each game.
+    pub yours: DiceStats,
 }
 
 /// Machine-readable error reasons.

@@ -1,6 +1,6 @@
 //! A Tabula server for end-to-end tests: binds `127.0.0.1:0`, prints
 //! `LISTENING <addr>` on stdout, and serves with test-friendly settings
-//! (fixed dice seed, short grace period) until killed or stdin closes.
+//! (fixed dice seed, no wait for dice seeds, short grace period) until killed or stdin closes.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,6 +18,10 @@ struct Args {
     /// Fixed dice seed.
     #[arg(long, default_value_t = 7)]
     dice_seed: u64,
+    /// Milliseconds the opening roll waits for the players' dice seeds
+    /// (none by default, as in [`tabula_tests::test_config`]).
+    #[arg(long, default_value_t = 0)]
+    dice_seed_wait_ms: u64,
     /// Address to bind.
     #[arg(long, default_value = "127.0.0.1:0")]
     bind: String,
@@ -41,6 +45,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = tabula_server::Config {
         data_dir: args.data_dir,
         dice_seed: Some(args.dice_seed),
+        dice_seed_wait: Duration::from_millis(args.dice_seed_wait_ms),
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
         ..tabula_server::Config::default()

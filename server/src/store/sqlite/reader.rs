@@ -6,8 +6,8 @@ use std::thread;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tabula_shared::protocol::{
-    FinishedGame as GameView, GameKind, GameResult, GameSummary, LeaderboardEntry,
-    LeaderboardPeriod, RoomOptions, SeatInfo,
+    DiceStats, DiceStatsReport, FinishedGame as GameView, GameKind, GameRecord, GameResult,
+    GameSummary, LeaderboardEntry, LeaderboardPeriod, RoomOptions, SeatInfo, side_of,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -94,6 +94,55 @@ impl Sqlite {
             Ok(row
                 .flatten()
                 .map(|(summary, record)| GameView { summary, record }))
+        })
+        .await
+    }
+
+    /// The dice of every finished Backgammon game, and those `player_id`
+    /// rolled in them (from the seat they held in each game).
+    ///
+    /// Counted from the records, one pass over every Backgammon game: a
+    /// server's worth of finished games is a few thousand rows, read on the
+    /// reader's own thread.
+    pub(in crate::store) async fn dice_stats(
+        &self,
+        player_id: String,
+    ) -> Result<DiceStatsReport, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT id, players, record FROM games WHERE kind = 'backgammon'",
+            )?;
+            let mut rows = stmt.query([])?;
+            let mut report = DiceStatsReport::default();
+            while let Some(r) = rows.next()? {
+                let id: String = r.get(0)?;
+                let players: String = r.get(1)?;
+                let record: String = r.get(2)?;
+                let parsed = (|| -> serde_json::Result<_> {
+                    let seats: Vec<SeatInfo> = serde_json::from_str(&players)?;
+                    let record: GameRecord = serde_json::from_str(&record)?;
+                    Ok((seats, record))
+                })();
+                let Ok((seats, record)) = parsed else {
+                    tracing::warn!(game = %id, "a stored game does not parse; skipped");
+                    continue;
+                };
+                let Some(actions) = record.bg_actions() else {
+                    continue;
+                };
+                let by_side = DiceStats::by_side(actions);
+                report.games += 1;
+                for side in &by_side {
+                    report.all.merge(side);
+                }
+                let mine = seats
+                    .iter()
+                    .find(|s| s.player.as_ref().is_some_and(|p| p.id == player_id));
+                if let Some(seat) = mine {
+                    report.yours.merge(&by_side[side_of(seat.seat).index()]);
+                }
+            }
+            Ok(report)
         })
         .await
     }
