@@ -351,3 +351,25 @@ fn the_proof_on_the_wire_has_the_documented_fields() {
     let parsed: DiceProof = serde_json::from_value(proof).expect("decodes");
     assert_eq!(verify(&[], &parsed), Ok(0));
 }
+
+#[tokio::test]
+async fn the_opening_roll_does_not_wait_for_ever_for_a_silent_player() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let config = tabula_server::Config {
+        dice_seed_wait: Duration::from_millis(300),
+        ..test_config(tmp.path())
+    };
+    let server = TestServer::start_with(config).await;
+    let mut ada = server.client("Ada").await;
+    let room = white_against_the_ai(&mut ada).await;
+    // No seed from Ada: the opening roll comes when the wait is over, and
+    // the match is dealt with the empty seed.
+    ada.action_where(|a| a["kind"] == "opening_roll").await;
+    let proof = record(&mut ada, &room)
+        .await
+        .dice()
+        .cloned()
+        .expect("proof");
+    assert_eq!(proof.player_seeds, [String::new(), String::new()]);
+    server.stop().await;
+}
