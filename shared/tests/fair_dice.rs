@@ -306,3 +306,44 @@ fn known_record_verifies() {
     assert!(!export.dice.test_seed);
     assert_eq!(verify(&export.actions, &export.dice), Ok(47));
 }
+
+/// The exports keep the proof: the `.mat` file in comment lines, gnubg's SGF
+/// in each game's root comment, with the revealed server seed and both
+/// player seeds, so that the match can be checked from the file.
+#[test]
+fn exports_keep_the_dice_proof() {
+    use tabula_shared::export::{ExportFormat, ExportMeta, export};
+    #[derive(serde::Deserialize)]
+    struct Export {
+        config: MatchConfig,
+        actions: Vec<BgAction>,
+        dice: DiceProof,
+    }
+    let known: Export = serde_json::from_str(include_str!("dice/known_match.json")).unwrap();
+    let seed = known.dice.server_seed.clone().expect("revealed");
+    let record = GameRecord::Backgammon {
+        config: known.config,
+        actions: known.actions,
+        dice: Some(known.dice.clone()),
+    };
+    let meta = ExportMeta {
+        players: ["Ada".into(), "Bob".into()],
+        ..ExportMeta::default()
+    };
+    let mat = export(&record, &meta, ExportFormat::Mat).unwrap();
+    for line in [
+        "; [Dice Scheme \"tabula-dice-v1\"]".to_string(),
+        format!("; [Dice Commitment \"{}\"]", known.dice.commitment),
+        format!("; [Dice Server Seed \"{seed}\"]"),
+        format!("; [Dice White Seed \"{}\"]", known.dice.player_seeds[0]),
+        format!("; [Dice Black Seed \"{}\"]", known.dice.player_seeds[1]),
+    ] {
+        assert!(mat.lines().any(|l| l == line), "{line} missing from\n{mat}");
+    }
+    // The proof is in the header, before the match line.
+    let header = mat.split(" point match").next().unwrap();
+    assert!(header.contains("Dice Commitment"));
+    let sgf = export(&record, &meta, ExportFormat::GnubgSgf).unwrap();
+    assert!(sgf.contains(&format!("Dice server seed: {seed}")), "{sgf}");
+    assert!(sgf.contains(&format!("Dice commitment: {}", known.dice.commitment)));
+}

@@ -84,6 +84,7 @@ fn every_server_example_parses_and_round_trips() {
         "error",
         "pong",
         "shutdown",
+        "dice_stats",
     ] {
         assert!(seen.contains(name), "no example for server message {name}");
     }
@@ -102,6 +103,7 @@ fn every_server_example_parses_and_round_trips() {
         "spectators",
         "chat",
         "spectators_muted",
+        "dice_seed",
     ] {
         assert!(event_kinds.contains(kind), "no example for event {kind}");
     }

@@ -351,3 +351,73 @@ fn the_proof_on_the_wire_has_the_documented_fields() {
     let parsed: DiceProof = serde_json::from_value(proof).expect("decodes");
     assert_eq!(verify(&[], &parsed), Ok(0));
 }
+
+#[tokio::test]
+async fn the_opening_roll_does_not_wait_for_ever_for_a_silent_player() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let config = tabula_server::Config {
+        dice_seed_wait: Duration::from_millis(300),
+        ..test_config(tmp.path())
+    };
+    let server = TestServer::start_with(config).await;
+    let mut ada = server.client("Ada").await;
+    let room = white_against_the_ai(&mut ada).await;
+    // No seed from Ada: the opening roll comes when the wait is over, and
+    // the match is dealt with the empty seed.
+    ada.action_where(|a| a["kind"] == "opening_roll").await;
+    let proof = record(&mut ada, &room)
+        .await
+        .dice()
+        .cloned()
+        .expect("proof");
+    assert_eq!(proof.player_seeds, [String::new(), String::new()]);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_takeback_deals_the_same_dice_again() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let room = white_against_the_ai(&mut ada).await;
+    // Ada plays once; the AI rolls after her play.
+    let mut played = None;
+    for _ in 0..50 {
+        let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+        let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
+            panic!("not backgammon")
+        };
+        match *m.phase() {
+            GamePhase::AwaitingRoll { side: Side::White } => {
+                let reply = ada.act(&room, json!({"kind": "roll"})).await;
+                assert_eq!(reply["type"], "event", "{reply}");
+            }
+            GamePhase::Moving {
+                side: Side::White,
+                dice,
+            } => {
+                let play = racing_play(&m, dice);
+                let reply = ada.act(&room, json!({"kind": "play", "play": play})).await;
+                assert_eq!(reply["type"], "event", "{reply}");
+                played = Some(play);
+                break;
+            }
+            _ => {
+                ada.event("action").await;
+            }
+        }
+    }
+    let play = played.expect("Ada got to play");
+    let ai_roll = |a: &Value| a["kind"] == "roll" && a["side"] == "black";
+    let first = ada.action_where(ai_roll).await["dice"].clone();
+    let back = ada
+        .request(json!({"type": "request_takeback", "room_id": room}))
+        .await;
+    assert_eq!(back["type"], "ok", "{back}");
+    ada.event("took_back").await;
+    // The same play again: the AI's roll after it is the one it had.
+    let reply = ada.act(&room, json!({"kind": "play", "play": play})).await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    let again = ada.action_where(ai_roll).await["dice"].clone();
+    assert_eq!(first, again, "a takeback never re-rolls the dice");
+    server.stop().await;
+}

@@ -193,3 +193,34 @@ impl Room {
         self.emit(event);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A Backgammon room as a server from before verifiable dice saved it.
+    const OLD_ROOM: &str = r#"{"id":"r-1","options":{"game":{"game":"backgammon","length":1,"cube":true,"jacoby":false,"crawford":true,"doubles_twice":false},"opponent":{"kind":"human"},"colour":"white","private":false,"takebacks":true},"code":null,"seats":[null,null],"record":{"game":"backgammon","config":{"length":1,"cube":true,"jacoby":false,"crawford":true,"doubles_twice":false},"actions":[{"kind":"opening_roll","white":3,"black":1}]},"result":null,"seq":4,"clock":null,"offers":[],"started_at":0,"game_no":1,"game_started":true,"redeal":[[6,5]]}"#;
+
+    #[test]
+    fn an_old_room_has_no_seed_and_keeps_its_redeal_queue() {
+        let saved: SavedRoom = serde_json::from_str(OLD_ROOM).unwrap();
+        assert!(saved.dice_seed.is_none());
+        assert!(saved.record.dice().is_none());
+        assert_eq!(saved.seeds_given, [false, false]);
+        assert_eq!(saved.redeal, VecDeque::from([[6, 5]]));
+    }
+
+    #[test]
+    fn the_seed_is_saved_for_a_restart_and_never_shown_by_debug() {
+        let mut saved: SavedRoom = serde_json::from_str(OLD_ROOM).unwrap();
+        let seed = ServerSeed::from_bytes([9; 32]);
+        saved.dice_seed = Some(seed.clone());
+        saved.seeds_given = [true, false];
+        let json = serde_json::to_string(&saved).unwrap();
+        assert!(json.contains(&seed.to_hex()));
+        let again: SavedRoom = serde_json::from_str(&json).unwrap();
+        assert_eq!(again.dice_seed, Some(seed.clone()));
+        assert_eq!(again.seeds_given, [true, false]);
+        assert!(!format!("{saved:?}").contains(&seed.to_hex()));
+    }
+}

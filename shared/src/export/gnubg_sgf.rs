@@ -32,14 +32,39 @@
 //!   and Black's `24/18` is `ag`. A roll with no possible move is just the
 //!   dice (`;B[21]`).
 //! * Cube actions are `;W[double]`, `;B[take]`, `;B[drop]`.
+//! * A match with verifiable dice keeps its proof (`docs/DICE.md`) in each
+//!   game's root comment, `C[Dice scheme: tabula-dice-v1\nDice commitment:
+//!   …\nDice server seed: …\nDice white seed: …\nDice black seed: …]`.
 
 use std::fmt::Write;
 
+use crate::backgammon::fair_dice::{DiceProof, SCHEME};
 use crate::backgammon::{EndReason, Side};
 
 use super::bg::{Event, Walk};
 use super::sgf::escape;
 use super::{ExportError, ExportMeta, clean_name};
+
+/// The match's dice proof as the root comment of each game
+/// (`docs/DICE.md`): one `name: value` per line.
+fn dice_comment(proof: &DiceProof) -> String {
+    let mut text = format!(
+        "Dice scheme: {SCHEME}\nDice commitment: {}",
+        proof.commitment
+    );
+    if let Some(seed) = &proof.server_seed {
+        let _ = write!(text, "\nDice server seed: {seed}");
+    }
+    let _ = write!(
+        text,
+        "\nDice white seed: {}\nDice black seed: {}",
+        proof.player_seeds[0], proof.player_seeds[1]
+    );
+    if proof.test_seed {
+        text.push_str("\nDice test seed: yes");
+    }
+    text
+}
 
 fn colour(side: Side) -> char {
     match side {
@@ -60,7 +85,11 @@ fn letter(side: Side, p: u8) -> char {
 }
 
 /// Writes the match.
-pub(crate) fn write(walk: &Walk, meta: &ExportMeta) -> Result<String, ExportError> {
+pub(crate) fn write(
+    walk: &Walk,
+    meta: &ExportMeta,
+    dice: Option<&DiceProof>,
+) -> Result<String, ExportError> {
     let cfg = &walk.config;
     let white = escape(&clean_name(&meta.players[0], "White"));
     let black = escape(&clean_name(&meta.players[1], "Black"));
@@ -92,6 +121,9 @@ pub(crate) fn write(walk: &Walk, meta: &ExportMeta) -> Result<String, ExportErro
             }
         } else if cfg.length == 0 && cfg.jacoby {
             out.push_str("RU[Jacoby]");
+        }
+        if let Some(proof) = dice {
+            let _ = write!(out, "C[{}]", escape(&dice_comment(proof)));
         }
         if let Some(end) = game.end {
             let _ = write!(

@@ -27,6 +27,10 @@
 //! * Comment lines (`;`) before the ` N point match` line carry the
 //!   XG-style tags for event, players (Player 1 is the left column), date,
 //!   Crawford and Jacoby. A money game is written as a `0 point match`.
+//!   A match with verifiable dice adds its proof (`docs/DICE.md`):
+//!   `; [Dice Scheme "tabula-dice-v1"]`, `; [Dice Commitment "…"]`,
+//!   `; [Dice Server Seed "…"]` once revealed, `; [Dice White Seed "…"]`,
+//!   `; [Dice Black Seed "…"]` and `; [Dice Test Seed "Yes"]` for a test seed.
 //! * Each game has a ` Game n` line, then both names with the scores before
 //!   the game: White (the first seat, GNU Backgammon's player 0) on the
 //!   left, Black on the right. Names lose `:` (the reader splits on it) and
@@ -57,6 +61,7 @@
 use std::fmt::Write;
 
 use crate::backgammon::Side;
+use crate::backgammon::fair_dice::{DiceProof, SCHEME};
 
 use super::bg::{Event, Walk, points_text};
 use super::{ExportError, ExportMeta, clean_name};
@@ -79,6 +84,24 @@ fn mat_name(name: &str, fallback: &str) -> String {
         fallback.to_string()
     } else {
         out
+    }
+}
+
+/// The match's dice proof as comment lines (`docs/DICE.md`), so that the
+/// file keeps what a check needs: the scheme, the commitment, both players'
+/// seeds and, once revealed, the server seed. A value is everything between
+/// the first `"` and the `"]` that ends the line (a player seed may itself
+/// hold `"`); readers that do not know these tags skip them.
+fn write_dice(out: &mut String, proof: &DiceProof) {
+    let _ = writeln!(out, "; [Dice Scheme \"{SCHEME}\"]");
+    let _ = writeln!(out, "; [Dice Commitment \"{}\"]", proof.commitment);
+    if let Some(seed) = &proof.server_seed {
+        let _ = writeln!(out, "; [Dice Server Seed \"{seed}\"]");
+    }
+    let _ = writeln!(out, "; [Dice White Seed \"{}\"]", proof.player_seeds[0]);
+    let _ = writeln!(out, "; [Dice Black Seed \"{}\"]", proof.player_seeds[1]);
+    if proof.test_seed {
+        let _ = writeln!(out, "; [Dice Test Seed \"Yes\"]");
     }
 }
 
@@ -123,7 +146,11 @@ fn push_line(out: &mut String, number: Option<usize>, left: &str, right: &str) {
 }
 
 /// Writes the match.
-pub(crate) fn write(walk: &Walk, meta: &ExportMeta) -> Result<String, ExportError> {
+pub(crate) fn write(
+    walk: &Walk,
+    meta: &ExportMeta,
+    dice: Option<&DiceProof>,
+) -> Result<String, ExportError> {
     let names = [
         mat_name(&meta.players[0], "White"),
         mat_name(&meta.players[1], "Black"),
@@ -151,6 +178,9 @@ pub(crate) fn write(walk: &Walk, meta: &ExportMeta) -> Result<String, ExportErro
         on_off(cfg.length == 0 && cfg.jacoby)
     );
     let _ = writeln!(out, "; [Exported by \"Tabula\"]");
+    if let Some(proof) = dice {
+        write_dice(&mut out, proof);
+    }
     let _ = writeln!(out);
     let _ = writeln!(out, " {} point match", cfg.length);
     let _ = writeln!(out);

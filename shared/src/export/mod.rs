@@ -248,16 +248,20 @@ pub fn export(
     match (record, format) {
         (
             GameRecord::Backgammon {
-                config, actions, ..
+                config,
+                actions,
+                dice,
             },
             ExportFormat::Mat,
-        ) => mat::write(&bg::walk(config, actions)?, meta),
+        ) => mat::write(&bg::walk(config, actions)?, meta, dice.as_ref()),
         (
             GameRecord::Backgammon {
-                config, actions, ..
+                config,
+                actions,
+                dice,
             },
             ExportFormat::GnubgSgf,
-        ) => gnubg_sgf::write(&bg::walk(config, actions)?, meta),
+        ) => gnubg_sgf::write(&bg::walk(config, actions)?, meta, dice.as_ref()),
         (GameRecord::Gomoku { config, actions }, ExportFormat::GomokuSgf) => {
             gomoku_sgf::write(config, actions, meta)
         }
