@@ -6,7 +6,7 @@
 //! Nothing here draws; the game-over dialog, the replay viewer and the room
 //! panel show [`DiceCheck::text`] and colour it by [`DiceCheck::verdict`].
 
-use tabula_shared::backgammon::fair_dice::{self, DiceProof, VerifyError};
+use tabula_shared::fair_dice::{self, DiceProof, VerifyError};
 use tabula_shared::protocol::BgAction;
 
 /// How many hex digits of a commitment are shown before "…".
@@ -129,7 +129,7 @@ pub fn short_hash(hash: &str) -> String {
 #[cfg(test)]
 mod tests {
     use tabula_shared::backgammon::Side;
-    use tabula_shared::backgammon::fair_dice::ServerSeed;
+    use tabula_shared::fair_dice::ServerSeed;
 
     use super::*;
 

@@ -58,7 +58,7 @@ impl ExportForm {
     pub fn meta(&self) -> ExportMeta {
         let summary = &self.game.summary;
         let name = |seat| summary.player_name(seat).unwrap_or("?").to_string();
-        use tabula_shared::gomoku::Seat;
+        use tabula_shared::seat::Seat;
         ExportMeta {
             players: [name(Seat::First), name(Seat::Second)],
             date: Some(date_text(summary.started_at)),
@@ -112,11 +112,12 @@ pub fn default_path(game_id: &str, format: ExportFormat) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point, Seat};
+    use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point};
     use tabula_shared::protocol::{
         ColourChoice, EndReason, GameOptions, GameRecord, GameResult, GameSummary, Opponent,
         PlayerInfo, RoomOptions, SeatInfo,
     };
+    use tabula_shared::seat::Seat;
 
     fn game() -> FinishedGame {
         let seat = |seat, name: &str| SeatInfo {

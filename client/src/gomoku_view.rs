@@ -6,7 +6,8 @@
 //! changes any state itself.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2, pos2, vec2};
-use tabula_shared::gomoku::{Gomoku, Point, Seat, Stone};
+use tabula_shared::gomoku::{Gomoku, Point, Stone};
+use tabula_shared::seat::Seat;
 
 /// Where the intersections of a board of `size` lie on the screen.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -6,10 +6,12 @@
 //! same board painters as a live room.
 
 use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
-use tabula_shared::gomoku::{Gomoku, GomokuAction, Seat, Stone, Swap2Choice};
-use tabula_shared::protocol::{
-    BgAction, FinishedGame, GameRecord, LiveGame, apply_bg, apply_gomoku,
-};
+use tabula_shared::game::LiveGame;
+use tabula_shared::game::apply_bg;
+use tabula_shared::game::apply_gomoku;
+use tabula_shared::gomoku::{Gomoku, GomokuAction, Stone, Swap2Choice};
+use tabula_shared::protocol::{BgAction, FinishedGame, GameRecord};
+use tabula_shared::seat::Seat;
 
 use crate::dice_check::DiceCheck;
 use crate::room::side_name;
@@ -351,8 +353,8 @@ pub fn date_time_text(ms: i64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tabula_shared::backgammon::fair_dice::RollPosition;
     use tabula_shared::backgammon::{MatchConfig, Play};
+    use tabula_shared::fair_dice::RollPosition;
     use tabula_shared::gomoku::{GomokuConfig, Point};
     use tabula_shared::protocol::{
         ColourChoice, EndReason, GameOptions, GameResult, GameSummary, Opponent, PlayerInfo,
@@ -570,7 +572,7 @@ mod tests {
     #[test]
     fn the_replay_checks_the_dice_once() {
         use crate::dice_check::Verdict;
-        use tabula_shared::backgammon::fair_dice::{DiceProof, ServerSeed};
+        use tabula_shared::fair_dice::{DiceProof, ServerSeed};
 
         let seed = ServerSeed::from_bytes([8; 32]);
         let mut proof = DiceProof::commit(&seed, false);

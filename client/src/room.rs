@@ -8,12 +8,12 @@
 use std::time::{Duration, Instant};
 
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
-use tabula_shared::gomoku::Seat;
+use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, LiveGame,
-    OfferKind, PendingOffer, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus,
-    RoomSummary,
+    ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, OfferKind,
+    PendingOffer, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus, RoomSummary,
 };
+use tabula_shared::seat::Seat;
 
 /// What the UI should do after an event.
 #[derive(Debug, Clone, PartialEq)]
@@ -78,7 +78,7 @@ pub fn seat_index(seat: Seat) -> usize {
     }
 }
 
-pub use tabula_shared::protocol::side_of;
+pub use tabula_shared::seat::side_of;
 
 impl Room {
     /// A room we just joined; the snapshot follows.
@@ -404,7 +404,7 @@ impl Room {
         }
         match &self.live {
             Some(LiveGame::Gomoku(g)) => g.to_act(),
-            Some(LiveGame::Backgammon(g)) => g.to_act().map(tabula_shared::protocol::seat_of),
+            Some(LiveGame::Backgammon(g)) => g.to_act().map(tabula_shared::seat::seat_of),
             None => None,
         }
     }

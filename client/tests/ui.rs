@@ -11,8 +11,10 @@ use tabula_client::bg_view::Loc;
 use tabula_client::net::ConnState;
 use tabula_client::{Settings, TabulaApp};
 use tabula_shared::backgammon::{GamePhase, Side};
-use tabula_shared::gomoku::{Point, Seat};
-use tabula_shared::protocol::{LiveGame, Role, RoomStatus};
+use tabula_shared::game::LiveGame;
+use tabula_shared::gomoku::Point;
+use tabula_shared::protocol::{Role, RoomStatus};
+use tabula_shared::seat::Seat;
 
 /// A server on its own runtime thread, stopped when dropped.
 struct Server {

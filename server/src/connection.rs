@@ -10,9 +10,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use tabula_shared::names::validate_name;
 use tabula_shared::protocol::{
     AiLevel, AiRating, ClientFrame, ClientMessage, ErrorCode, PROTOCOL_VERSION, Role, RoomId,
-    ServerFrame, ServerMessage, validate_name,
+    ServerFrame, ServerMessage,
 };
 use tokio::net::TcpStream;
 use tokio::sync::{broadcast, watch};

@@ -244,10 +244,11 @@ impl Lobby {
 
 #[cfg(test)]
 mod tests {
-    use tabula_shared::gomoku::{GomokuConfig, Seat};
+    use tabula_shared::gomoku::GomokuConfig;
     use tabula_shared::protocol::{
         ColourChoice, GameOptions, Opponent, PlayerInfo, RoomOptions, SeatInfo,
     };
+    use tabula_shared::seat::Seat;
 
     use super::*;
 

@@ -7,6 +7,7 @@
 
 pub mod backgammon;
 pub mod export;
+pub mod fair_dice;
 pub mod game;
 pub mod gomoku;
 pub mod names;

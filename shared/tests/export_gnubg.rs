@@ -26,7 +26,8 @@ use tabula_shared::backgammon::{
     ResignKind, RollOutcome, Side,
 };
 use tabula_shared::export::{ExportFormat, ExportMeta, export};
-use tabula_shared::protocol::{BgAction, GameRecord, apply_bg};
+use tabula_shared::game::apply_bg;
+use tabula_shared::protocol::{BgAction, GameRecord};
 
 // ---------------------------------------------------------------------------
 // Building matches

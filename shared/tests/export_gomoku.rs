@@ -6,10 +6,12 @@
 use proptest::prelude::*;
 use tabula_shared::backgammon::MatchConfig;
 use tabula_shared::export::{ExportError, ExportFormat, ExportMeta, ImportError, export, import};
+use tabula_shared::game::ReplayError;
 use tabula_shared::gomoku::{
-    Gomoku, GomokuAction, GomokuConfig, Opening, Phase, Point, Rule, Seat, Swap2Choice,
+    Gomoku, GomokuAction, GomokuConfig, Opening, Phase, Point, Rule, Swap2Choice,
 };
-use tabula_shared::protocol::{GameKind, GameRecord, ReplayError};
+use tabula_shared::protocol::{GameKind, GameRecord};
+use tabula_shared::seat::Seat;
 
 const FORMATS: [ExportFormat; 2] = [ExportFormat::GomokuSgf, ExportFormat::Psq];
 
@@ -520,8 +522,8 @@ proptest! {
 
 #[test]
 fn a_resignation_known_to_the_caller_is_written_as_re() {
-    use tabula_shared::gomoku::Seat;
     use tabula_shared::protocol::{EndReason, GameResult};
+    use tabula_shared::seat::Seat;
     let record = GameRecord::Gomoku {
         config: GomokuConfig::default(),
         actions: vec![GomokuAction::Place {

@@ -2,10 +2,10 @@
 //! rules verify from their revealed seeds; a changed roll or a wrong seed is
 //! caught; a million derived rolls look like fair dice.
 
-use tabula_shared::backgammon::fair_dice::{
+use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Side};
+use tabula_shared::fair_dice::{
     DiceProof, DiceStats, DiceStream, RollPosition, ServerSeed, VerifyError, recorded_rolls, verify,
 };
-use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Side};
 use tabula_shared::protocol::{BgAction, GameRecord};
 
 fn proof_for(seed: &ServerSeed) -> DiceProof {
@@ -221,8 +221,8 @@ fn rolls_cut_by_a_takeback_are_dealt_again() {
     .replay()
     .unwrap()
     {
-        tabula_shared::protocol::LiveGame::Backgammon(m) => m,
-        tabula_shared::protocol::LiveGame::Gomoku(_) => unreachable!(),
+        tabula_shared::game::LiveGame::Backgammon(m) => m,
+        tabula_shared::game::LiveGame::Gomoku(_) => unreachable!(),
     };
     play_on(&mut m, &mut actions, &stream, 100_000);
     let dealt_again: Vec<[u8; 2]> = actions[cut..]

@@ -2,8 +2,9 @@
 
 use tabula_shared::gomoku::{
     Board, Gomoku, GomokuAction, GomokuConfig, GomokuError, GomokuRecord, Opening, Outcome, Phase,
-    Point, Rule, Seat, Stone, Swap2Choice, five_at, scan_fives,
+    Point, Rule, Stone, Swap2Choice, five_at, scan_fives,
 };
+use tabula_shared::seat::Seat;
 
 fn game(size: u8, rule: Rule, opening: Opening) -> Gomoku {
     Gomoku::new(GomokuConfig {

@@ -2,9 +2,10 @@
 
 use proptest::prelude::*;
 use tabula_shared::gomoku::{
-    Board, Gomoku, GomokuConfig, Opening, Point, Rule, Seat, Stone, Swap2Choice, five_at, renju,
+    Board, Gomoku, GomokuConfig, Opening, Point, Rule, Stone, Swap2Choice, five_at, renju,
     scan_fives,
 };
+use tabula_shared::seat::Seat;
 
 fn rule() -> impl Strategy<Value = Rule> {
     prop_oneof![

@@ -1,6 +1,6 @@
 //! Display names: tidied, and refused when they could pass for another.
 
-use tabula_shared::protocol::validate_name;
+use tabula_shared::names::validate_name;
 
 #[test]
 fn names_are_trimmed_and_inner_spaces_made_one() {

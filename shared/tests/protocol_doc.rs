@@ -187,8 +187,9 @@ fn moves_decode_exactly_as_the_general_frame_does() {
 #[test]
 fn an_action_event_put_together_is_the_event_as_encoded() {
     use tabula_shared::backgammon::Side;
-    use tabula_shared::gomoku::{GomokuAction, Point, Seat};
+    use tabula_shared::gomoku::{GomokuAction, Point};
     use tabula_shared::protocol::{ActionRecord, BgAction, ClockState, RoomEvent, ServerMessage};
+    use tabula_shared::seat::Seat;
 
     let actions = [
         ActionRecord::Gomoku(GomokuAction::Place {

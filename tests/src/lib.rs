@@ -398,7 +398,7 @@ impl Drop for ChildServer {
 }
 
 /// Rebuilds a room's game from a `snapshot` reply.
-pub fn replay_snapshot(snapshot: &Value) -> tabula_shared::protocol::LiveGame {
+pub fn replay_snapshot(snapshot: &Value) -> tabula_shared::game::LiveGame {
     let record: tabula_shared::protocol::GameRecord =
         serde_json::from_value(snapshot["snapshot"]["record"].clone()).expect("record decodes");
     record.replay().expect("record replays")

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
-use tabula_shared::protocol::LiveGame;
+use tabula_shared::game::LiveGame;
 use tabula_tests::{Client, TestServer, backgammon_options, replay_snapshot};
 
 /// White hits whenever it can and otherwise runs; Black never hits and

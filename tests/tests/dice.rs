@@ -5,9 +5,10 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tabula_shared::backgammon::fair_dice::{DiceProof, DiceStats, ServerSeed, VerifyError, verify};
 use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, Side};
-use tabula_shared::protocol::{BgAction, DiceStatsReport, GameRecord, LiveGame};
+use tabula_shared::fair_dice::{DiceProof, DiceStats, ServerSeed, VerifyError, verify};
+use tabula_shared::game::LiveGame;
+use tabula_shared::protocol::{BgAction, DiceStatsReport, GameRecord};
 use tabula_tests::{
     ChildServer, Client, TestServer, backgammon_options, gomoku_options, replay_snapshot,
     test_config,

@@ -2,8 +2,8 @@
 
 use serde_json::json;
 use tabula_shared::backgammon::GamePhase;
+use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Point;
-use tabula_shared::protocol::LiveGame;
 use tabula_tests::{TestServer, backgammon_options, gomoku_options, replay_snapshot};
 
 #[tokio::test]
@@ -28,7 +28,7 @@ async fn gomoku_against_each_ai_level_to_the_end() {
             let LiveGame::Gomoku(game) = replay_snapshot(&snap) else {
                 panic!("not gomoku")
             };
-            if game.to_act() != Some(tabula_shared::gomoku::Seat::First) {
+            if game.to_act() != Some(tabula_shared::seat::Seat::First) {
                 // The AI is thinking; its move arrives as an event.
                 ada.event("action").await;
                 continue;
@@ -38,10 +38,7 @@ async fn gomoku_against_each_ai_level_to_the_end() {
             let centre = i32::from(size / 2);
             let p = (0..size)
                 .flat_map(|y| (0..size).map(move |x| Point { x, y }))
-                .filter(|p| {
-                    game.is_legal(tabula_shared::gomoku::Seat::First, *p)
-                        .is_ok()
-                })
+                .filter(|p| game.is_legal(tabula_shared::seat::Seat::First, *p).is_ok())
                 .min_by_key(|p| (i32::from(p.x) - centre).abs() + (i32::from(p.y) - centre).abs())
                 .expect("a legal point");
             let reply = ada.act(&room, json!({"kind": "place", "point": p})).await;

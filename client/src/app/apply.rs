@@ -3,7 +3,8 @@
 //! that say it to the server, handing each command to the screen it
 //! concerns.
 
-use tabula_shared::protocol::{ClientMessage, PlayerAction, validate_name};
+use tabula_shared::names::validate_name;
+use tabula_shared::protocol::{ClientMessage, PlayerAction};
 
 use super::{Command, GameIntent, HISTORY_PAGE, Screen, TabulaApp};
 use crate::export::ExportForm;

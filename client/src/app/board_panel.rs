@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use egui::{Key, Ui};
 use tabula_shared::backgammon::{Board, GamePhase, Side};
+use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::{Gomoku, Outcome, Phase, Point, Rule, Stone};
-use tabula_shared::protocol::LiveGame;
 
 use super::Command;
 use super::bg_turn::{Anim, BgTurn};

@@ -5,7 +5,7 @@
 
 use egui::{Color32, RichText, Ui};
 use tabula_shared::backgammon::Dice;
-use tabula_shared::backgammon::fair_dice::ChiSquare;
+use tabula_shared::fair_dice::ChiSquare;
 use tabula_shared::protocol::{DiceStats, DiceStatsReport};
 
 use super::Command;

@@ -2,8 +2,8 @@
 //! button that opens it in the replay viewer.
 
 use egui::{Color32, RichText, Ui};
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{EndReason, GameSummary};
+use tabula_shared::seat::Seat;
 
 use super::Command;
 use super::labels::{BAD, GOOD, RATED, game_name, rules_text};

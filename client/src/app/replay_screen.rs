@@ -4,8 +4,9 @@
 
 use egui::{Key, RichText, Ui};
 use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
+use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Outcome;
-use tabula_shared::protocol::{FinishedGame, LiveGame};
+use tabula_shared::protocol::FinishedGame;
 
 use super::history_screen::result_text;
 use super::labels::{RATED, WARN, dice_check, game_name, rules_text};

@@ -6,8 +6,10 @@ use std::time::Instant;
 
 use egui::{Color32, Key, RichText, Ui};
 use tabula_shared::backgammon::{BgMatch, GamePhase, ResignKind, Side};
-use tabula_shared::gomoku::{Gomoku, Phase, Seat, Stone, Swap2Choice};
-use tabula_shared::protocol::{GameRecord, LiveGame, RoomStatus, RoomSummary};
+use tabula_shared::game::LiveGame;
+use tabula_shared::gomoku::{Gomoku, Phase, Stone, Swap2Choice};
+use tabula_shared::protocol::{GameRecord, RoomStatus, RoomSummary};
+use tabula_shared::seat::Seat;
 
 use super::Command;
 use super::labels::{WARN, dot, game_name, rules_text};

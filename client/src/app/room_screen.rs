@@ -5,12 +5,13 @@
 
 use std::collections::VecDeque;
 
-use tabula_shared::backgammon::fair_dice::RollPosition;
 use tabula_shared::backgammon::{GamePhase, Play, Position, Side};
-use tabula_shared::gomoku::{Point, Seat};
+use tabula_shared::fair_dice::RollPosition;
+use tabula_shared::gomoku::Point;
 use tabula_shared::protocol::{
     BgAction, ClientMessage, GameRecord, PlayerAction, Role, RoomEvent, RoomSnapshot,
 };
+use tabula_shared::seat::Seat;
 
 use super::bg_turn::{Anim, BgTurn};
 use super::requests::Requests;

@@ -2,15 +2,16 @@
 //! runs without a server, on a detached network handle whose command channel
 //! shows every request the app queued.
 
-use tabula_shared::backgammon::fair_dice::{ServerSeed, check_player_seed};
 use tabula_shared::backgammon::{MatchConfig, ResignKind};
-use tabula_shared::gomoku::{Point, Seat};
+use tabula_shared::fair_dice::{ServerSeed, check_player_seed};
+use tabula_shared::gomoku::Point;
 use tabula_shared::protocol::{
     BgAction, ClientMessage, ColourChoice, DiceProof, DiceStats, DiceStatsReport, EndReason,
     ErrorCode, GameKind, GameOptions, GameRecord, GameResult, LeaderboardPeriod, OfferKind,
     Opponent, PROTOCOL_VERSION, PlayerAction, PlayerInfo, Role, RoomEvent, RoomOptions,
     RoomSnapshot, RoomStatus, RoomSummary, SeatInfo, ServerFrame, ServerMessage,
 };
+use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};

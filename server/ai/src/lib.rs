@@ -21,8 +21,9 @@ pub mod rng;
 
 use std::time::Duration;
 
-use tabula_shared::gomoku::Seat;
-use tabula_shared::protocol::{AiLevel, LiveGame, PlayerAction};
+use tabula_shared::game::LiveGame;
+use tabula_shared::protocol::{AiLevel, PlayerAction};
+use tabula_shared::seat::Seat;
 
 /// AI strength, as the game AIs know it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -73,7 +74,7 @@ pub fn choose(
             gomoku::Decision::Choose(choice) => PlayerAction::Choose { choice },
         }),
         LiveGame::Backgammon(m) => {
-            let side = tabula_shared::protocol::side_of(seat);
+            let side = tabula_shared::seat::side_of(seat);
             backgammon::choose(level, m, side, budget, seed).map(|d| match d {
                 backgammon::Decision::Roll => PlayerAction::Roll,
                 backgammon::Decision::Double => PlayerAction::Double,

@@ -8,8 +8,9 @@ use tabula_ai::gomoku::{
     vcf_min_fours,
 };
 use tabula_shared::gomoku::{
-    Board, Gomoku, GomokuConfig, Opening, Phase, Point, Rule, Seat, Stone, five_at, renju,
+    Board, Gomoku, GomokuConfig, Opening, Phase, Point, Rule, Stone, five_at, renju,
 };
+use tabula_shared::seat::Seat;
 
 const LEVELS: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
 

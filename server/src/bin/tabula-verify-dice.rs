@@ -11,7 +11,7 @@ use std::io::Read;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use tabula_shared::backgammon::fair_dice::{DiceProof, verify};
+use tabula_shared::fair_dice::{DiceProof, verify};
 use tabula_shared::protocol::BgAction;
 
 fn main() -> ExitCode {

@@ -2,8 +2,9 @@
 //! answers. Every call into [`tabula_ai`] from a room is here.
 
 use tabula_shared::backgammon::{BgMatch, ResignKind};
-use tabula_shared::gomoku::Seat;
-use tabula_shared::protocol::{AiLevel, ErrorCode, PlayerAction, PlayerInfo, side_of};
+use tabula_shared::protocol::{AiLevel, ErrorCode, PlayerAction, PlayerInfo};
+use tabula_shared::seat::Seat;
+use tabula_shared::seat::side_of;
 
 use super::{Room, idx};
 use crate::handle::RoomCommand;

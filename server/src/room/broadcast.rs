@@ -1,8 +1,8 @@
 //! What a room tells: answers to one caller, numbered events to every
 //! member (kept for clients that resume), and its summary to the lobby.
 
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{RoomEvent, RoomSnapshot, RoomSummary, ServerFrame, ServerMessage};
+use tabula_shared::seat::Seat;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 

@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::ClockState;
+use tabula_shared::seat::Seat;
 
 use super::idx;
 

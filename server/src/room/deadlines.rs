@@ -3,8 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{EndReason, GameResult, RoomEvent, RoomStatus};
+use tabula_shared::seat::Seat;
 
 use super::clock::Clock;
 use super::{Room, idx};

@@ -10,11 +10,10 @@
 use std::time::Instant;
 
 use rand::{Rng, TryRng};
-use tabula_shared::backgammon::fair_dice::{
-    DiceProof, RollPosition, ServerSeed, check_player_seed,
-};
-use tabula_shared::gomoku::Seat;
-use tabula_shared::protocol::{ErrorCode, GameRecord, RoomEvent, side_of};
+use tabula_shared::fair_dice::{DiceProof, RollPosition, ServerSeed, check_player_seed};
+use tabula_shared::protocol::{ErrorCode, GameRecord, RoomEvent};
+use tabula_shared::seat::Seat;
+use tabula_shared::seat::side_of;
 
 use super::{Refusal, Room, idx, refuse};
 use crate::registry::Shared;

@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{
     EndReason, ErrorCode, GameResult, OfferKind, PlayerInfo, Role, RoomEvent, RoomStatus, SeatInfo,
     ServerMessage,
 };
+use tabula_shared::seat::Seat;
 
 use super::{Refusal, Room, idx, refuse};
 use crate::handle::{Caller, ConnId};

@@ -30,12 +30,14 @@ use std::time::Instant;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use tabula_shared::backgammon::fair_dice::ServerSeed;
-use tabula_shared::gomoku::Seat;
+use tabula_shared::fair_dice::ServerSeed;
+use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{
-    ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, LiveGame, Opponent,
-    PendingOffer, PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage, seat_of,
+    ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, Opponent, PendingOffer,
+    PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage,
 };
+use tabula_shared::seat::Seat;
+use tabula_shared::seat::seat_of;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;

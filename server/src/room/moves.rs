@@ -3,11 +3,16 @@
 
 use rand::RngExt;
 use tabula_shared::backgammon::GamePhase;
-use tabula_shared::gomoku::{GomokuAction, Outcome, Seat};
+use tabula_shared::game::LiveGame;
+use tabula_shared::game::ReplayError;
+use tabula_shared::gomoku::{GomokuAction, Outcome};
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, EndReason, ErrorCode, GameOptions, GameRecord, GameResult, LiveGame,
-    OfferKind, PlayerAction, ReplayError, RoomEvent, ServerFrame, seat_of, side_of,
+    ActionRecord, BgAction, EndReason, ErrorCode, GameOptions, GameRecord, GameResult, OfferKind,
+    PlayerAction, RoomEvent, ServerFrame,
 };
+use tabula_shared::seat::Seat;
+use tabula_shared::seat::seat_of;
+use tabula_shared::seat::side_of;
 
 use super::broadcast::Reply;
 use super::clock::Clock;

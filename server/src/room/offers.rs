@@ -4,11 +4,14 @@
 use std::collections::VecDeque;
 
 use tabula_shared::backgammon::ResignKind;
-use tabula_shared::gomoku::{GomokuAction, Seat};
+use tabula_shared::game::LiveGame;
+use tabula_shared::gomoku::GomokuAction;
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, EndReason, ErrorCode, GameRecord, GameResult, LiveGame, OfferKind,
-    PendingOffer, RoomEvent, ServerMessage, side_of,
+    ActionRecord, BgAction, EndReason, ErrorCode, GameRecord, GameResult, OfferKind, PendingOffer,
+    RoomEvent, ServerMessage,
 };
+use tabula_shared::seat::Seat;
+use tabula_shared::seat::side_of;
 
 use super::{Refusal, Room, idx, now_ms, refuse};
 use crate::outlet::Outlet;

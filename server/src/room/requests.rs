@@ -1,8 +1,8 @@
 //! A client's request to a room, sent on to what handles it; chat is
 //! handled here.
 
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::{ChatLine, ClientMessage, ErrorCode, Role, RoomEvent, ServerMessage};
+use tabula_shared::seat::Seat;
 
 use super::broadcast::Reply;
 use super::{Refusal, Room, refuse};

@@ -15,7 +15,7 @@ use super::clock::Clock;
 use super::{Room, now_ms, room_rng};
 use crate::registry::Shared;
 use crate::store::AppendedAction;
-use tabula_shared::backgammon::fair_dice::ServerSeed;
+use tabula_shared::fair_dice::ServerSeed;
 
 /// How far a restored room's event numbers jump past the saved one: more than
 /// the unsaved events (rate-limited chat and presence) a room could number

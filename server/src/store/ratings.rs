@@ -4,8 +4,8 @@
 
 use skillratings::Outcomes;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::RatingChange;
+use tabula_shared::seat::Seat;
 
 /// A deviation above this marks a rating as provisional (as on lichess).
 pub const PROVISIONAL_DEVIATION: f64 = 110.0;

@@ -2,7 +2,7 @@
 //! accounts, the actions of running rooms, finished games, and what the store
 //! held at start-up. No database type appears in them.
 
-use tabula_shared::gomoku::Seat;
+use tabula_shared::seat::Seat;
 
 /// A saved player identity.
 #[derive(Debug, Clone)]

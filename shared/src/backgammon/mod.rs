@@ -12,7 +12,6 @@
 //! panics on bad input; errors are reported as [`BgError`].
 
 mod dice;
-pub mod fair_dice;
 mod game;
 mod ids;
 mod movegen;

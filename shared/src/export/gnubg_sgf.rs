@@ -38,8 +38,8 @@
 
 use std::fmt::Write;
 
-use crate::backgammon::fair_dice::{DiceProof, SCHEME};
 use crate::backgammon::{EndReason, Side};
+use crate::fair_dice::{DiceProof, SCHEME};
 
 use super::bg::{Event, Walk};
 use super::sgf::escape;

@@ -3,8 +3,9 @@
 
 use crate::game::GameRecord;
 use crate::gomoku::{
-    Gomoku, GomokuAction, GomokuConfig, Opening, Outcome, Point, Rule, Seat, Stone, Swap2Choice,
+    Gomoku, GomokuAction, GomokuConfig, Opening, Outcome, Point, Rule, Stone, Swap2Choice,
 };
+use crate::seat::Seat;
 
 use super::{ExportError, ExportMeta, ImportError, ImportedGame};
 

@@ -61,7 +61,7 @@
 use std::fmt::Write;
 
 use crate::backgammon::Side;
-use crate::backgammon::fair_dice::{DiceProof, SCHEME};
+use crate::fair_dice::{DiceProof, SCHEME};
 
 use super::bg::{Event, Walk, points_text};
 use super::{ExportError, ExportMeta, clean_name};

@@ -62,7 +62,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::backgammon::BgError;
 use crate::game::{GameKind, GameRecord, ReplayError};
-use crate::gomoku::{GomokuError, Seat};
+use crate::gomoku::GomokuError;
+use crate::seat::Seat;
 
 mod bg;
 pub mod gnubg_sgf;

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 use super::{
     ActionRecord, BgAction, GameKind, GameOptions, LiveGame, ReplayError, apply_bg, apply_gomoku,
 };
-use crate::backgammon::fair_dice::DiceProof;
 use crate::backgammon::{BgMatch, MatchConfig};
+use crate::fair_dice::DiceProof;
 use crate::gomoku::{Gomoku, GomokuAction, GomokuConfig};
 
 /// A whole game so far: its options and every action, in order.

@@ -4,9 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::board::five_at;
 use super::{
-    Board, GomokuConfig, GomokuError, Opening, Outcome, Phase, Point, Rule, Seat, Stone,
-    Swap2Choice, renju,
+    Board, GomokuConfig, GomokuError, Opening, Outcome, Phase, Point, Rule, Stone, Swap2Choice,
+    renju,
 };
+use crate::seat::Seat;
 
 /// One accepted action, as recorded in the game's history.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]

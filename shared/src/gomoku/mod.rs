@@ -70,8 +70,7 @@ pub use board::{Board, DIRECTIONS, MAX_SIZE, MIN_SIZE, five_at, scan_fives};
 pub use game::{Gomoku, GomokuAction, GomokuRecord};
 pub use point::{NOTATION_MAX, Point};
 
-/// The seat type, shared by both games; see [`crate::seat`].
-pub use crate::seat::Seat;
+use crate::seat::Seat;
 
 use serde::{Deserialize, Serialize};
 

@@ -37,16 +37,11 @@ pub use room::{
 pub use server::{DiceStatsReport, ErrorCode, ServerFrame, ServerMessage};
 
 /// The dice types that messages carry.
-pub use crate::backgammon::fair_dice::{DiceProof, DiceStats};
+pub use crate::fair_dice::{DiceProof, DiceStats};
 /// Game types that messages carry.
 pub use crate::game::{
     ActionRecord, BgAction, EndReason, GameKind, GameOptions, GameRecord, GameResult, PlayerAction,
 };
-/// Kept at their old paths while the server and the client move to
-/// [`crate::game`], [`crate::seat`] and [`crate::names`].
-pub use crate::game::{LiveGame, ReplayError, apply_bg, apply_gomoku};
-pub use crate::names::validate_name;
-pub use crate::seat::{seat_of, side_of};
 
 /// The protocol version a client announces in its `hello`.
 pub const PROTOCOL_VERSION: u32 = 1;

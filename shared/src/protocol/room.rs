@@ -8,7 +8,7 @@ use super::{
     ActionRecord, AiLevel, GameRecord, GameResult, PlayerId, RatingChange, RoomId, RoomOptions,
 };
 use crate::backgammon::ResignKind;
-use crate::backgammon::fair_dice::DiceProof;
+use crate::fair_dice::DiceProof;
 use crate::seat::Seat;
 
 /// Whether a connection joins a room to play or to watch.

@@ -7,7 +7,7 @@ use super::{
     AiRating, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod, PlayerId,
     Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
 };
-use crate::backgammon::fair_dice::DiceStats;
+use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
 
 /// A server frame: one message and, for replies, the request's id.

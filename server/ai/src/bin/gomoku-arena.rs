@@ -16,8 +16,9 @@ use tabula_ai::Level;
 use tabula_ai::gomoku::{Decision, Limits, choose_with, expert_search, find_vcf, puzzles};
 use tabula_ai::rng::mix;
 use tabula_shared::gomoku::{
-    Board, Gomoku, GomokuConfig, Opening, Outcome, Point, Rule, Seat, Stone, five_at,
+    Board, Gomoku, GomokuConfig, Opening, Outcome, Point, Rule, Stone, five_at,
 };
+use tabula_shared::seat::Seat;
 
 struct Args {
     a: Level,

@@ -25,8 +25,9 @@ use std::time::Duration;
 use tabula_ai::Level;
 use tabula_ai::gomoku::{Decision, Limits, best_move, choose_with};
 use tabula_shared::gomoku::{
-    Board, Gomoku, GomokuConfig, Opening, Point, Rule, Seat, Stone, Swap2Choice,
+    Board, Gomoku, GomokuConfig, Opening, Point, Rule, Stone, Swap2Choice,
 };
+use tabula_shared::seat::Seat;
 
 /// Engine state.
 struct Engine {

@@ -46,7 +46,8 @@ mod search;
 
 use std::time::Duration;
 
-use tabula_shared::gomoku::{Board, Gomoku, Phase, Point, Rule, Seat, Stone, Swap2Choice, renju};
+use tabula_shared::gomoku::{Board, Gomoku, Phase, Point, Rule, Stone, Swap2Choice, renju};
+use tabula_shared::seat::Seat;
 
 use crate::Level;
 use crate::rng::Rng;

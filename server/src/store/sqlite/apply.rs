@@ -3,8 +3,8 @@
 
 use rusqlite::{Connection, OptionalExtension, params};
 use skillratings::glicko2::Glicko2Rating;
-use tabula_shared::gomoku::Seat;
 use tabula_shared::protocol::RatingChange;
+use tabula_shared::seat::Seat;
 
 use super::action_log::{APPEND, ActionLog};
 use crate::store::keys::name_key;

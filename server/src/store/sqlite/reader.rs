@@ -7,8 +7,9 @@ use std::thread;
 use rusqlite::{Connection, OptionalExtension, params};
 use tabula_shared::protocol::{
     DiceStats, DiceStatsReport, FinishedGame as GameView, GameKind, GameRecord, GameResult,
-    GameSummary, LeaderboardEntry, LeaderboardPeriod, RoomOptions, SeatInfo, side_of,
+    GameSummary, LeaderboardEntry, LeaderboardPeriod, RoomOptions, SeatInfo,
 };
+use tabula_shared::seat::side_of;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Sqlite;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::gamma::chi_square_p;
 use crate::backgammon::{Dice, Side};
-use crate::protocol::BgAction;
+use crate::game::BgAction;
 
 /// Counts of dice, for one player or for a whole server.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::stream::recorded_rolls;
 use super::{DiceStream, RollPosition, SeedError, ServerSeed, check_player_seed};
 use crate::backgammon::Side;
-use crate::protocol::BgAction;
+use crate::game::BgAction;
 
 /// The dice's side of a Backgammon match record: enough to recompute every
 /// roll once the server seed is revealed.
