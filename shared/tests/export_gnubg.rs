@@ -771,7 +771,11 @@ fn gnubg_reads_our_mat_and_sgf() {
     for case in &cases {
         assert_eq!(
             ExportFormat::for_record(&case.record),
-            &[ExportFormat::Mat, ExportFormat::GnubgSgf]
+            &[
+                ExportFormat::Mat,
+                ExportFormat::GnubgSgf,
+                ExportFormat::TabulaJson
+            ]
         );
         for (kind, format) in [("mat", ExportFormat::Mat), ("sgf", ExportFormat::GnubgSgf)] {
             let text = export(&case.record, &meta, format).unwrap();

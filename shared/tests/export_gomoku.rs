@@ -430,7 +430,11 @@ fn export_errors() {
     assert_eq!(ExportFormat::for_record(&go), &FORMATS);
     assert_eq!(
         ExportFormat::for_record(&bg),
-        &[ExportFormat::Mat, ExportFormat::GnubgSgf]
+        &[
+            ExportFormat::Mat,
+            ExportFormat::GnubgSgf,
+            ExportFormat::TabulaJson
+        ]
     );
     let twice = GameRecord::Backgammon {
         config: MatchConfig {

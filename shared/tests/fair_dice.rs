@@ -347,3 +347,28 @@ fn exports_keep_the_dice_proof() {
     assert!(sgf.contains(&format!("Dice server seed: {seed}")), "{sgf}");
     assert!(sgf.contains(&format!("Dice commitment: {}", known.dice.commitment)));
 }
+
+/// The JSON export is the record itself, dice proof included: every roll
+/// verifies from the file alone.
+#[test]
+fn the_json_export_alone_verifies_the_dice() {
+    use tabula_shared::export::{ExportFormat, ExportMeta, export};
+    #[derive(serde::Deserialize)]
+    struct Export {
+        config: MatchConfig,
+        actions: Vec<BgAction>,
+        dice: DiceProof,
+    }
+    let known: Export = serde_json::from_str(include_str!("dice/known_match.json")).unwrap();
+    let record = GameRecord::Backgammon {
+        config: known.config,
+        actions: known.actions,
+        dice: Some(known.dice),
+    };
+    let text = export(&record, &ExportMeta::default(), ExportFormat::TabulaJson).unwrap();
+    let read: GameRecord = serde_json::from_str(&text).unwrap();
+    let GameRecord::Backgammon { actions, dice, .. } = read else {
+        panic!("not a Backgammon record");
+    };
+    assert_eq!(verify(&actions, &dice.expect("proof kept")), Ok(47));
+}

@@ -85,18 +85,26 @@ pub enum ExportFormat {
     GomokuSgf,
     /// Gomoku: Piskvork / Gomocup `.psq`.
     Psq,
+    /// Backgammon: Tabula's own record as JSON, with the dice proof; the one
+    /// file from which every roll can be verified (`tabula-verify-dice`).
+    TabulaJson,
 }
 
-const BG_FORMATS: &[ExportFormat] = &[ExportFormat::Mat, ExportFormat::GnubgSgf];
+const BG_FORMATS: &[ExportFormat] = &[
+    ExportFormat::Mat,
+    ExportFormat::GnubgSgf,
+    ExportFormat::TabulaJson,
+];
 const GOMOKU_FORMATS: &[ExportFormat] = &[ExportFormat::GomokuSgf, ExportFormat::Psq];
 
 impl ExportFormat {
     /// Every format.
-    pub const ALL: [ExportFormat; 4] = [
+    pub const ALL: [ExportFormat; 5] = [
         ExportFormat::Mat,
         ExportFormat::GnubgSgf,
         ExportFormat::GomokuSgf,
         ExportFormat::Psq,
+        ExportFormat::TabulaJson,
     ];
 
     /// The file name extension, without the dot.
@@ -105,6 +113,7 @@ impl ExportFormat {
             ExportFormat::Mat => "mat",
             ExportFormat::GnubgSgf | ExportFormat::GomokuSgf => "sgf",
             ExportFormat::Psq => "psq",
+            ExportFormat::TabulaJson => "json",
         }
     }
 
@@ -115,13 +124,16 @@ impl ExportFormat {
             ExportFormat::GnubgSgf => "GNU Backgammon SGF",
             ExportFormat::GomokuSgf => "SGF",
             ExportFormat::Psq => "Piskvork .psq",
+            ExportFormat::TabulaJson => "Tabula record .json (dice verifiable)",
         }
     }
 
     /// The game this format is for.
     pub fn game(self) -> GameKind {
         match self {
-            ExportFormat::Mat | ExportFormat::GnubgSgf => GameKind::Backgammon,
+            ExportFormat::Mat | ExportFormat::GnubgSgf | ExportFormat::TabulaJson => {
+                GameKind::Backgammon
+            }
             ExportFormat::GomokuSgf | ExportFormat::Psq => GameKind::Gomoku,
         }
     }
@@ -263,6 +275,11 @@ pub fn export(
             },
             ExportFormat::GnubgSgf,
         ) => gnubg_sgf::write(&bg::walk(config, actions)?, meta, dice.as_ref()),
+        (GameRecord::Backgammon { .. }, ExportFormat::TabulaJson) => {
+            record.replay()?;
+            serde_json::to_string_pretty(record)
+                .map_err(|e| ExportError::Unsupported(e.to_string()))
+        }
         (GameRecord::Gomoku { config, actions }, ExportFormat::GomokuSgf) => {
             gomoku_sgf::write(config, actions, meta)
         }
@@ -325,7 +342,9 @@ pub fn import(text: &str, format: ExportFormat) -> Result<ImportedGame, ImportEr
     match format {
         ExportFormat::GomokuSgf => gomoku_sgf::parse(text),
         ExportFormat::Psq => psq::parse(text),
-        ExportFormat::Mat | ExportFormat::GnubgSgf => Err(ImportError::NotSupported(format)),
+        ExportFormat::Mat | ExportFormat::GnubgSgf | ExportFormat::TabulaJson => {
+            Err(ImportError::NotSupported(format))
+        }
     }
 }
 
