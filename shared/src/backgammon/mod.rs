@@ -11,6 +11,7 @@
 //! argument, so games can be replayed from their record. Nothing in this module
 //! panics on bad input; errors are reported as [`BgError`].
 
+mod action;
 mod dice;
 mod game;
 mod ids;
@@ -18,6 +19,7 @@ mod movegen;
 mod notation;
 mod position;
 
+pub use action::BgAction;
 pub use dice::Dice;
 pub use game::{
     BgMatch, Board, Cube, EndReason, GameOutcome, GamePhase, MatchConfig, ResignKind, RollOutcome,

@@ -5,8 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::stream::recorded_rolls;
 use super::{DiceStream, RollPosition, SeedError, ServerSeed, check_player_seed};
+use crate::backgammon::BgAction;
 use crate::backgammon::Side;
-use crate::game::BgAction;
 
 /// The dice's side of a Backgammon match record: enough to recompute every
 /// roll once the server seed is revealed.

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::gamma::chi_square_p;
+use crate::backgammon::BgAction;
 use crate::backgammon::{Dice, Side};
-use crate::game::BgAction;
 
 /// Counts of dice, for one player or for a whole server.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

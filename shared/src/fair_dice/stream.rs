@@ -5,7 +5,7 @@ use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
 use super::ServerSeed;
-use crate::game::BgAction;
+use crate::backgammon::BgAction;
 
 /// The scheme's name, and the first bytes of every HMAC message.
 pub const SCHEME: &str = "tabula-dice-v1";
