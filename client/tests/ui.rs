@@ -41,6 +41,9 @@ fn serve(
     let config = tabula_server::Config {
         data_dir: data_dir.to_path_buf(),
         dice_seed: Some(7),
+        // These games start rolling at once, as they do for players who
+        // send no seed; tests/dice_ui.rs covers the wait for the seeds.
+        dice_seed_wait: Duration::ZERO,
         ai_budget: Duration::from_millis(100),
         ..tabula_server::Config::default()
     };
