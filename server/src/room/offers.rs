@@ -5,7 +5,6 @@ use std::collections::VecDeque;
 
 use tabula_shared::backgammon::ResignKind;
 use tabula_shared::game::LiveGame;
-use tabula_shared::gomoku::GomokuAction;
 use tabula_shared::protocol::{
     ActionRecord, BgAction, EndReason, ErrorCode, GameRecord, GameResult, OfferKind, PendingOffer,
     RoomEvent, ServerMessage,
@@ -126,34 +125,7 @@ impl Room {
 
     /// The index the record is cut back to when `seat` takes back its last decision.
     pub(super) fn takeback_point(&self, seat: Seat) -> Option<usize> {
-        match &self.record {
-            GameRecord::Gomoku { actions, .. } => actions.iter().rposition(|a| match a {
-                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => {
-                    *s == seat
-                }
-            }),
-            GameRecord::Backgammon { actions, .. } => {
-                let side = side_of(seat);
-                let game_start = actions
-                    .iter()
-                    .rposition(|a| matches!(a, BgAction::NextGame))
-                    .map_or(0, |i| i + 1);
-                let last = actions
-                    .iter()
-                    .rposition(|a| matches!(a, BgAction::Play { side: s, .. } if *s == side))?;
-                // Not past a cube action or into an earlier game.
-                let cube_after = actions[last..].iter().any(|a| {
-                    matches!(
-                        a,
-                        BgAction::Double { .. }
-                            | BgAction::Take { .. }
-                            | BgAction::Drop { .. }
-                            | BgAction::Resign { .. }
-                    )
-                });
-                (last >= game_start && !cube_after).then_some(last)
-            }
-        }
+        self.record.takeback_point(seat)
     }
 
     /// `seat` asks to take back its last decision; an AI opponent grants it.

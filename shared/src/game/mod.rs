@@ -314,39 +314,10 @@ impl Game {
         Ok(entry)
     }
 
-    /// The length the record is cut back to when `seat` takes back its last
-    /// decision: its last stone or swap2 choice (Gomoku); its last play in
-    /// the game in progress, unless a cube action or a resignation came
-    /// after it (Backgammon). `None` when there is nothing to take back.
+    /// Where a takeback by `seat` cuts the record; see
+    /// [`GameRecord::takeback_point`].
     pub fn takeback_point(&self, seat: Seat) -> Option<usize> {
-        match &self.record {
-            GameRecord::Gomoku { actions, .. } => actions.iter().rposition(|a| match a {
-                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => {
-                    *s == seat
-                }
-            }),
-            GameRecord::Backgammon { actions, .. } => {
-                let side = side_of(seat);
-                let game_start = actions
-                    .iter()
-                    .rposition(|a| matches!(a, BgAction::NextGame))
-                    .map_or(0, |i| i + 1);
-                let last = actions
-                    .iter()
-                    .rposition(|a| matches!(a, BgAction::Play { side: s, .. } if *s == side))?;
-                // Not past a cube action or into an earlier game.
-                let cube_after = actions[last..].iter().any(|a| {
-                    matches!(
-                        a,
-                        BgAction::Double { .. }
-                            | BgAction::Take { .. }
-                            | BgAction::Drop { .. }
-                            | BgAction::Resign { .. }
-                    )
-                });
-                (last >= game_start && !cube_after).then_some(last)
-            }
-        }
+        self.record.takeback_point(seat)
     }
 
     /// The record: the options and every action so far.

@@ -9,6 +9,7 @@ use super::{
 use crate::backgammon::{BgMatch, MatchConfig};
 use crate::fair_dice::DiceProof;
 use crate::gomoku::{Gomoku, GomokuAction, GomokuConfig};
+use crate::seat::{Seat, side_of};
 
 /// A whole game so far: its options and every action, in order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -201,6 +202,41 @@ impl GameRecord {
                         .map_err(|error| ReplayError::Backgammon { index, error })?;
                 }
                 Ok(LiveGame::Backgammon(game))
+            }
+        }
+    }
+
+    /// The length the record is cut back to when `seat` takes back its last
+    /// decision: its last stone or swap2 choice (Gomoku); its last play in
+    /// the game in progress, unless a cube action or a resignation came
+    /// after it (Backgammon). `None` when there is nothing to take back.
+    pub fn takeback_point(&self, seat: Seat) -> Option<usize> {
+        match self {
+            GameRecord::Gomoku { actions, .. } => actions.iter().rposition(|a| match a {
+                GomokuAction::Place { seat: s, .. } | GomokuAction::Choose { seat: s, .. } => {
+                    *s == seat
+                }
+            }),
+            GameRecord::Backgammon { actions, .. } => {
+                let side = side_of(seat);
+                let game_start = actions
+                    .iter()
+                    .rposition(|a| matches!(a, BgAction::NextGame))
+                    .map_or(0, |i| i + 1);
+                let last = actions
+                    .iter()
+                    .rposition(|a| matches!(a, BgAction::Play { side: s, .. } if *s == side))?;
+                // Not past a cube action or into an earlier game.
+                let cube_after = actions[last..].iter().any(|a| {
+                    matches!(
+                        a,
+                        BgAction::Double { .. }
+                            | BgAction::Take { .. }
+                            | BgAction::Drop { .. }
+                            | BgAction::Resign { .. }
+                    )
+                });
+                (last >= game_start && !cube_after).then_some(last)
             }
         }
     }
