@@ -85,17 +85,33 @@ impl ExportForm {
             return Err("type a file name first".into());
         }
         let text = export(&self.game.record, &self.meta(), format).map_err(|e| e.to_string())?;
-        std::fs::write(path, text).map_err(|e| format!("could not write {path}: {e}"))?;
+        write_file(path, &text)?;
         Ok(path.to_string())
     }
 }
 
+/// Writes the exported text to `path`.
+#[cfg(not(target_arch = "wasm32"))]
+fn write_file(path: &str, text: &str) -> Result<(), String> {
+    std::fs::write(path, text).map_err(|e| format!("could not write {path}: {e}"))
+}
+
+/// Hands the exported text to the browser as a download named `path`.
+#[cfg(target_arch = "wasm32")]
+fn write_file(path: &str, text: &str) -> Result<(), String> {
+    crate::download::offer(path, text)
+}
+
 /// `<home>/tabula-<game id>.<extension>` (the current directory when there
-/// is no home).
+/// is no home); in a browser, just the file name of the download.
 pub fn default_path(game_id: &str, format: ExportFormat) -> PathBuf {
-    let home = std::env::var_os("HOME")
-        .or_else(|| std::env::var_os("USERPROFILE"))
-        .map_or_else(|| PathBuf::from("."), PathBuf::from);
+    let home = if cfg!(target_arch = "wasm32") {
+        PathBuf::new()
+    } else {
+        std::env::var_os("HOME")
+            .or_else(|| std::env::var_os("USERPROFILE"))
+            .map_or_else(|| PathBuf::from("."), PathBuf::from)
+    };
     let safe: String = game_id
         .chars()
         .map(|c| {

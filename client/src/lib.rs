@@ -1,17 +1,21 @@
-//! Tabula's desktop client: an eframe/egui app that talks to a Tabula server
+//! Tabula's client, for the desktop and the browser: an eframe/egui app that talks to a Tabula server
 //! (or starts one inside itself) and shows the lobby, the Gomoku and
 //! Backgammon boards, and the room around them.
 //!
 //! * [`app`] owns the runtime state, the panels and the command loop.
-//! * [`net`] runs the WebSocket on a tokio thread and reconnects.
-//! * [`embedded`] starts a server in-process for "Play on this computer".
+//! * [`net`] runs the WebSocket (a tokio thread on the desktop, the page's
+//!   socket in a browser) and reconnects.
+//! * [`embedded`] starts a server in-process for "Play on this computer"
+//!   (desktop only); [`download`] saves a file from the browser.
 //! * [`room`] keeps one room's state from snapshots and events.
 //! * [`gomoku_view`], [`bg_view`] paint the boards; [`bg_moves`] builds a
 //!   Backgammon play hop by hop from the rules' legal plays.
 //! * [`dice_check`] checks a Backgammon record's dice against its proof.
 //! * [`replay`] steps through a finished game for the replay viewer;
 //!   [`export`] saves one to a file (SGF, .mat, .psq).
-//! * [`settings`] is what is remembered between runs.
+//! * [`settings`] is what is remembered between runs; [`invite`] reads and
+//!   writes the links that open a room; [`page`] reads the browser page's
+//!   origin and fragment.
 
 #![warn(missing_docs)]
 
@@ -19,10 +23,16 @@ pub mod app;
 pub mod bg_moves;
 pub mod bg_view;
 pub mod dice_check;
+#[cfg(target_arch = "wasm32")]
+pub mod download;
+#[cfg(not(target_arch = "wasm32"))]
 pub mod embedded;
 pub mod export;
 pub mod gomoku_view;
+pub mod invite;
 pub mod net;
+#[cfg(target_arch = "wasm32")]
+pub mod page;
 pub mod replay;
 pub mod room;
 pub mod settings;

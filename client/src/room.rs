@@ -5,7 +5,8 @@
 //! what the UI should know (notices, moves to animate) and sets
 //! [`Room::needs_sync`] when the local copy cannot be trusted any more.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
 use tabula_shared::game::LiveGame;

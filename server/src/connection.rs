@@ -16,6 +16,8 @@ use tabula_shared::protocol::{
     ServerFrame, ServerMessage,
 };
 use tokio::net::TcpStream;
+
+use crate::http;
 use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::WebSocketStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
@@ -107,8 +109,17 @@ enum Next {
 }
 
 /// Serves one accepted TCP stream until it closes or the server shuts down.
-pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::Receiver<bool>) {
+pub async fn serve(
+    shared: Arc<Shared>,
+    mut stream: TcpStream,
+    mut shutdown: watch::Receiver<bool>,
+) {
     let _ = stream.set_nodelay(true);
+    // The same port serves the web client's page to a browser.
+    match http::route(&mut stream, shared.config.idle_timeout).await {
+        http::Route::WebSocket => {}
+        http::Route::Answered | http::Route::Dropped => return,
+    }
     let (read, outlet) = Outlet::new(stream);
     let stream = WsStream::new(read, outlet.clone());
     // A client that never finishes its handshake is as silent as one that

@@ -15,6 +15,7 @@ mod accounts;
 mod config;
 mod connection;
 mod handle;
+mod http;
 mod identity;
 mod lobby;
 mod outlet;
@@ -22,6 +23,7 @@ mod registry;
 mod room;
 mod store;
 mod wall_clock;
+pub mod web_client;
 
 use std::future::Future;
 use std::sync::Arc;

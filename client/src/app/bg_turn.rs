@@ -1,7 +1,7 @@
 //! The local side of a Backgammon turn: [`BgTurn`], the play the player
 //! builds hop by hop, and [`Anim`], an opponent's play shown hop by hop.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use tabula_shared::backgammon::{Move, Play, Position, Side};
 

@@ -2,7 +2,7 @@
 //! and winning line, or the Backgammon board with the opponent's play
 //! animated and our own play built by clicks and drags.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use egui::{Key, Ui};
 use tabula_shared::backgammon::{Board, GamePhase, Side};

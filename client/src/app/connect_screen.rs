@@ -74,7 +74,7 @@ impl ConnectScreen {
             if ui.button("Connect").clicked() {
                 out.push(Command::Connect);
             }
-            if ui.button("Play on this computer").on_hover_text(
+            if cfg!(not(target_arch = "wasm32")) && ui.button("Play on this computer").on_hover_text(
                 "Start a server inside this app (or use the one already running here) and connect to it",
             ).clicked() {
                 out.push(Command::PlayHere);

@@ -29,7 +29,9 @@ mod create_dialog;
 mod dice_panel;
 mod export_dialog;
 mod history_screen;
+mod invitation;
 mod labels;
+mod layout;
 mod leaderboard_screen;
 mod lobby_screen;
 mod network_events;
@@ -119,6 +121,8 @@ pub struct TabulaApp {
     export: Option<ExportForm>,
     /// The notices in the corner.
     toasts: Toasts,
+    /// An invite link to follow once connected.
+    invitation: invitation::Invitation,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -150,6 +154,7 @@ impl TabulaApp {
             game_request: None,
             export: None,
             toasts: Toasts::default(),
+            invitation: invitation::Invitation::default(),
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -162,7 +167,27 @@ impl TabulaApp {
             .and_then(|s| eframe::get_value(s, crate::settings::STORAGE_KEY))
             .unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
-        TabulaApp::new(settings, move || ctx.request_repaint())
+        #[allow(unused_mut)]
+        let mut app = TabulaApp::new(settings, move || ctx.request_repaint());
+        #[cfg(target_arch = "wasm32")]
+        app.start_in_page();
+        app
+    }
+
+    /// In a browser: the server is the one that served the page, an invite
+    /// in the address opens its room, and a returning player (a name saved
+    /// in the browser) is connected at once, back to their game.
+    #[cfg(target_arch = "wasm32")]
+    fn start_in_page(&mut self) {
+        if let Some(origin) = crate::page::origin() {
+            self.settings.address = origin;
+        }
+        if let Some(invite) = crate::page::invite() {
+            self.open_invite(invite);
+        }
+        if !self.settings.name.trim().is_empty() {
+            self.apply(Command::Connect);
+        }
     }
 
     /// The connection state.
@@ -272,11 +297,9 @@ impl TabulaApp {
     /// The replay viewer: its panel and its board.
     fn draw_replay(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         let me = &self.session.my_id;
-        egui::Panel::right("replay")
-            .default_size(320.0)
-            .show(ui, |ui| {
-                commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
-            });
+        layout::side_panel(ui, "replay", 320.0, |ui| {
+            commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
+        });
         egui::CentralPanel::default().show(ui, |ui| {
             self.replay.board(
                 ui,
@@ -289,11 +312,10 @@ impl TabulaApp {
 
     /// The room view: the room panel, the board and the game-over dialog.
     fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
-        egui::Panel::right("room")
-            .default_size(300.0)
-            .show(ui, |ui| {
-                commands.extend(self.room.panel(ui, &mut self.settings));
-            });
+        let link = self.invite_link();
+        layout::side_panel(ui, "room", 300.0, |ui| {
+            commands.extend(self.room.panel(ui, &mut self.settings, link.as_deref()));
+        });
         egui::CentralPanel::default().show(ui, |ui| {
             commands.extend(self.room.board(
                 ui,

@@ -142,6 +142,13 @@ impl TabulaApp {
             self.session.identity_unsaved = true;
         }
         self.session.my_name = name;
+        // An invite link wins over the seat the server remembers, unless
+        // that seat is in the invited room.
+        let rejoin = match self.pending_invite() {
+            Some(invite) if rooms.contains(&invite.room_id) => Some(invite.room_id.clone()),
+            Some(_) => None,
+            None => rooms.first().cloned(),
+        };
         if let Some(room) = &self.room.room {
             let since = room.summary.is_some().then_some(room.seq);
             let msg = ClientMessage::JoinRoom {
@@ -150,13 +157,14 @@ impl TabulaApp {
                 since,
             };
             self.requests.send(msg);
-        } else if let Some(id) = rooms.first() {
+        } else if let Some(id) = rejoin {
             self.requests.send(ClientMessage::JoinRoom {
-                room_id: id.clone(),
+                room_id: id,
                 role: Role::Player,
                 since: None,
             });
         }
+        self.follow_invite(&rooms);
         self.requests.send(ClientMessage::ListRooms);
     }
 
@@ -164,6 +172,9 @@ impl TabulaApp {
     /// toast does.
     fn error(&mut self, request_id: Option<u64>, code: ErrorCode, message: String) {
         if self.account.take_error(request_id, code, &message) {
+            return;
+        }
+        if self.invite_refused(request_id) {
             return;
         }
         if self.room.take_dice_seed_error(request_id) {

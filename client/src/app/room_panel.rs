@@ -2,7 +2,7 @@
 //! turn it is, the game's controls (Swap2, dice, cube, the play being built),
 //! resign and the offers, and the chat.
 
-use std::time::Instant;
+use web_time::Instant;
 
 use egui::{Color32, Key, RichText, Ui};
 use tabula_shared::backgammon::{BgMatch, GamePhase, ResignKind, Side};
@@ -21,7 +21,12 @@ use crate::settings::Settings;
 
 impl RoomScreen {
     /// Draws the panel.
-    pub(super) fn panel(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
+    pub(super) fn panel(
+        &mut self,
+        ui: &mut Ui,
+        settings: &mut Settings,
+        invite_link: Option<&str>,
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         let Some(room) = &self.room else { return out };
         let Some(summary) = &room.summary else {
@@ -33,6 +38,9 @@ impl RoomScreen {
         ui.label(rules_text(&summary.options.game));
         if let Some(code) = &room.code {
             ui.label(RichText::new(format!("Private room — code {code}")).strong());
+        }
+        if let Some(link) = invite_link {
+            invite_row(ui, link);
         }
         ui.separator();
         seats(ui, room, summary);
@@ -432,4 +440,26 @@ fn status_text(room: &Room) -> String {
         },
         None => String::new(),
     }
+}
+
+/// The room's invite link, and a button that copies it.
+fn invite_row(ui: &mut Ui, link: &str) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label("Invite:");
+        ui.hyperlink_to(RichText::new(link).small(), link)
+            .on_hover_text("Send this link to a friend: it opens this room in a browser");
+        let copied_id = egui::Id::new("invite-copied");
+        let copied_at: Option<f64> = ui.ctx().data(|d| d.get_temp(copied_id));
+        let now = ui.input(|i| i.time);
+        let recently = copied_at.is_some_and(|t| now - t < 2.0);
+        let label = if recently { "Copied ✓" } else { "Copy link" };
+        if ui.button(label).clicked() {
+            ui.ctx().copy_text(link.to_string());
+            ui.ctx().data_mut(|d| d.insert_temp(copied_id, now));
+        }
+        if recently {
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(500));
+        }
+    });
 }

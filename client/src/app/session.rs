@@ -1,9 +1,12 @@
 //! [`Session`]: who we are on which server: the connection state, the
 //! identity the server welcomed us as, and the server we host ourselves.
 
+#[cfg(not(target_arch = "wasm32"))]
 use crate::embedded::{self, EmbeddedServer};
 use crate::net::ConnState;
-use crate::settings::{DEFAULT_ADDRESS, Settings};
+#[cfg(not(target_arch = "wasm32"))]
+use crate::settings::DEFAULT_ADDRESS;
+use crate::settings::Settings;
 
 /// The connection and the identity it carries.
 pub(super) struct Session {
@@ -20,9 +23,12 @@ pub(super) struct Session {
     /// A new resume token not yet written to disk (see `logic`).
     pub(super) identity_unsaved: bool,
     /// The server started inside this app by "Play on this computer".
+    #[cfg(not(target_arch = "wasm32"))]
     embedded: Option<EmbeddedServer>,
     /// Where friends can join the server on this computer.
     pub(super) host_note: Option<String>,
+    /// The `host:port` friends can reach when we host (the LAN address).
+    pub(super) lan_address: Option<String>,
 }
 
 impl Session {
@@ -35,8 +41,10 @@ impl Session {
             my_id: String::new(),
             registered: false,
             identity_unsaved: false,
+            #[cfg(not(target_arch = "wasm32"))]
             embedded: None,
             host_note: None,
+            lan_address: None,
         }
     }
 
@@ -45,17 +53,28 @@ impl Session {
         self.welcomed || !matches!(self.conn, ConnState::Disconnected | ConnState::Refused(_))
     }
 
+    /// The address to give friends: the LAN address of the server we host,
+    /// else the one we connected to.
+    pub(super) fn share_address(&self, settings: &Settings) -> String {
+        self.lan_address
+            .clone()
+            .unwrap_or_else(|| settings.address.trim().to_string())
+    }
+
     /// Points the settings' address at a server on this computer: the one
     /// already running there, or a new one started inside this app.
     ///
     /// # Errors
     /// A readable reason when no server could be started.
+    #[cfg(not(target_arch = "wasm32"))]
     pub(super) fn host(&mut self, settings: &mut Settings) -> Result<(), String> {
         if self.embedded.is_some() {
             return Ok(());
         }
         if embedded::server_answers(DEFAULT_ADDRESS) {
             settings.address = DEFAULT_ADDRESS.into();
+            self.lan_address =
+                embedded::lan_ip().map(|ip| format!("{ip}:{}", embedded::DEFAULT_PORT));
             self.host_note = Some(match embedded::lan_ip() {
                 Some(ip) => format!(
                     "A server already runs on this computer; friends join at {ip}:{}",
@@ -68,11 +87,21 @@ impl Session {
         let server = EmbeddedServer::start(embedded::data_dir())
             .map_err(|e| format!("Could not start a server: {e}"))?;
         settings.address = server.local_address();
+        self.lan_address = server.lan_address.clone();
         self.host_note = Some(match &server.lan_address {
-            Some(lan) => format!("Hosting: friends join at {lan}"),
+            Some(lan) => format!("Hosting: friends join at http://{lan}/"),
             None => format!("Hosting on {} (this computer only)", server.local_address()),
         });
         self.embedded = Some(server);
         Ok(())
+    }
+
+    /// A page in a browser cannot run a server.
+    ///
+    /// # Errors
+    /// Always: the browser client joins the server that served it.
+    #[cfg(target_arch = "wasm32")]
+    pub(super) fn host(&mut self, _settings: &mut Settings) -> Result<(), String> {
+        Err("A browser cannot host a server; use the desktop client to host.".into())
     }
 }

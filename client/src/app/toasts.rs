@@ -1,7 +1,8 @@
 //! [`Toasts`]: the short notices shown in the lower right corner for a few
 //! seconds.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use egui::Align2;
 
