@@ -15,7 +15,8 @@
 //!   [`export`] saves one to a file (SGF, .mat, .psq).
 //! * [`settings`] is what is remembered between runs; [`invite`] reads and
 //!   writes the links that open a room; [`page`] reads the browser page's
-//!   origin and fragment.
+//!   origin and fragment; [`probe`] tells a browser test where the
+//!   controls are.
 
 #![warn(missing_docs)]
 
@@ -33,6 +34,7 @@ pub mod invite;
 pub mod net;
 #[cfg(target_arch = "wasm32")]
 pub mod page;
+pub mod probe;
 pub mod replay;
 pub mod room;
 pub mod settings;

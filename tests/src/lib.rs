@@ -2,6 +2,8 @@
 //! process, or as a child process that can be killed), and a small WebSocket
 //! client that speaks the protocol as JSON, the way a bot would.
 
+pub mod browser;
+
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -6,6 +6,7 @@ use egui::{Key, RichText, Ui};
 use super::Command;
 use super::labels::BAD;
 use crate::net::ConnState;
+use crate::probe;
 use crate::settings::Settings;
 
 /// What the connect screen keeps besides the saved settings.
@@ -40,8 +41,8 @@ impl ConnectScreen {
             .spacing([12.0, 10.0])
             .show(ui, |ui| {
                 let l = ui.label("Display name");
-                ui.text_edit_singleline(&mut settings.name)
-                    .labelled_by(l.id);
+                let field = ui.text_edit_singleline(&mut settings.name).labelled_by(l.id);
+                probe::mark("name", field.rect);
                 ui.end_row();
                 let l = ui.label("Server address");
                 ui.text_edit_singleline(&mut settings.address)
@@ -71,7 +72,9 @@ impl ConnectScreen {
         }
         ui.add_space(12.0);
         ui.horizontal(|ui| {
-            if ui.button("Connect").clicked() {
+            let connect = ui.button("Connect");
+            probe::mark("connect", connect.rect);
+            if connect.clicked() {
                 out.push(Command::Connect);
             }
             if cfg!(not(target_arch = "wasm32")) && ui.button("Play on this computer").on_hover_text(

@@ -8,6 +8,7 @@ use tabula_shared::protocol::{AiLevel, ColourChoice, GameKind};
 
 use super::Command;
 use super::labels::level_name;
+use crate::probe;
 use crate::settings::CreateForm;
 
 /// Draws the dialog; `registered` enables the "Rated" box.
@@ -24,8 +25,10 @@ pub(super) fn create_dialog(
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.label("Game");
-                ui.radio_value(&mut f.game, GameKind::Gomoku, "Gomoku");
-                ui.radio_value(&mut f.game, GameKind::Backgammon, "Backgammon");
+                let gomoku = ui.radio_value(&mut f.game, GameKind::Gomoku, "Gomoku");
+                probe::mark("game-gomoku", gomoku.rect);
+                let backgammon = ui.radio_value(&mut f.game, GameKind::Backgammon, "Backgammon");
+                probe::mark("game-backgammon", backgammon.rect);
             });
             ui.separator();
             match f.game {
@@ -50,7 +53,9 @@ pub(super) fn create_dialog(
             }
             ui.separator();
             ui.horizontal(|ui| {
-                if ui.button("Create").clicked() {
+                let create = ui.button("Create");
+                probe::mark("create", create.rect);
+                if create.clicked() {
                     out.push(Command::CreateRoom);
                 }
                 if ui.button("Cancel").clicked() {
@@ -104,7 +109,8 @@ fn seating(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
         ui.label("Opponent");
         ui.radio_value(&mut f.vs_ai, false, "Human");
-        ui.radio_value(&mut f.vs_ai, true, "AI");
+        let ai = ui.radio_value(&mut f.vs_ai, true, "AI");
+        probe::mark("opponent-ai", ai.rect);
         if f.vs_ai {
             egui::ComboBox::from_id_salt("level")
                 .selected_text(level_name(f.level))

@@ -17,7 +17,9 @@ pub fn is_narrow(ui: &Ui) -> bool {
 pub fn side_panel<R>(ui: &mut Ui, id: &str, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
     if is_narrow(ui) {
         let height = (ui.available_height() * 0.42).max(160.0);
-        egui::Panel::bottom(id.to_string())
+        // Its own id: a panel remembers its size, and the right panel's
+        // height would be far too tall for a panel below the board.
+        egui::Panel::bottom(format!("{id}-below"))
             .resizable(true)
             .default_size(height)
             .show(ui, |ui| {

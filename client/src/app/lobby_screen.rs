@@ -7,6 +7,7 @@ use tabula_shared::protocol::{GameKind, Role, RoomStatus, RoomSummary};
 
 use super::Command;
 use super::labels::{RATED, game_name, rules_text};
+use crate::probe;
 use crate::settings::Settings;
 
 /// The lobby's state.
@@ -69,7 +70,9 @@ impl LobbyScreen {
     fn toolbar(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            if ui.button("Create room…").clicked() {
+            let create = ui.button("Create room…");
+            probe::mark("create-room", create.rect);
+            if create.clicked() {
                 out.push(Command::ShowCreate(true));
             }
             ui.separator();

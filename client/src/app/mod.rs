@@ -324,6 +324,12 @@ impl TabulaApp {
                 &mut self.bg_geometry,
             ));
         });
+        if let Some(g) = &self.gomoku_geometry {
+            crate::probe::mark("gomoku-a1", egui::Rect::from_min_max(g.origin, g.origin));
+            crate::probe::note("gomoku-cell", g.cell);
+            crate::probe::note("gomoku-size", f32::from(g.size));
+            crate::probe::note("gomoku-flipped", if g.flipped { 1.0 } else { 0.0 });
+        }
         commands.extend(self.room.result_dialog(ui.ctx()));
     }
 
@@ -363,6 +369,7 @@ impl eframe::App for TabulaApp {
     }
 
     fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+        crate::probe::new_frame();
         self.draw(ui);
     }
 

@@ -65,7 +65,9 @@ impl RoomScreen {
         } else {
             ui.horizontal(|ui| {
                 ui.label("Watching");
-                if ui.button("Flip board").clicked() {
+                let flip = ui.button("Flip board");
+                crate::probe::mark("flip-board", flip.rect);
+                if flip.clicked() {
                     out.push(Command::Flip);
                 }
             });
@@ -448,7 +450,7 @@ fn invite_row(ui: &mut Ui, link: &str) {
         ui.label("Invite:");
         ui.hyperlink_to(RichText::new(link).small(), link)
             .on_hover_text("Send this link to a friend: it opens this room in a browser");
-        let copied_id = egui::Id::new("invite-copied");
+        let copied_id = egui::Id::unique("invite-copied");
         let copied_at: Option<f64> = ui.ctx().data(|d| d.get_temp(copied_id));
         let now = ui.input(|i| i.time);
         let recently = copied_at.is_some_and(|t| now - t < 2.0);

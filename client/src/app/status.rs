@@ -11,18 +11,20 @@ impl TabulaApp {
     /// Draws the top bar.
     pub(super) fn status_bar(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
-        ui.horizontal(|ui| {
-            ui.heading("Tabula");
-            ui.separator();
-            let (text, colour) = self.status_text();
-            dot(ui, colour, 10.0);
-            ui.label(text);
-            if let Some(note) = &self.session.host_note {
+        // The buttons first, from the right; the status takes what is left
+        // and is cut short with "…" rather than drawn under the buttons.
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            out.extend(self.status_buttons(ui));
+            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                ui.heading("Tabula");
                 ui.separator();
-                ui.label(RichText::new(note).strong());
-            }
-            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                out.extend(self.status_buttons(ui));
+                let (text, colour) = self.status_text();
+                dot(ui, colour, 10.0);
+                ui.add(egui::Label::new(text).truncate());
+                if let Some(note) = &self.session.host_note {
+                    ui.separator();
+                    ui.add(egui::Label::new(RichText::new(note).strong()).truncate());
+                }
             });
         });
         out

@@ -1,0 +1,206 @@
+//! The browser client in a real headless Chromium, against a real server:
+//! a friend opens the host's page, picks a name, creates a Gomoku room
+//! against the AI and places a stone by clicking the canvas; the AI's answer
+//! arrives (seen by a protocol-level spectator and on a screenshot); a
+//! reload resumes the game; a second page opens the room's invite link and
+//! watches; the room fits a phone's viewport.
+//!
+//! Screenshots are written to `$TABULA_SCREENSHOTS` when it is set (the
+//! docs' pictures are made that way), else to a temporary directory.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tabula_shared::game::LiveGame;
+use tabula_shared::gomoku::Point;
+use tabula_tests::browser::Browser;
+use tabula_tests::{Client, TestServer, replay_snapshot};
+
+/// How long the page may take for anything (software WebGL on a busy
+/// 2-core machine is slow).
+const PAGE_WAIT: Duration = Duration::from_secs(60);
+
+/// A JavaScript expression for the mark `name` of the page's last frame.
+fn probe(name: &str) -> String {
+    format!("(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()")
+}
+
+/// Waits for the mark `name` and returns the centre of its rectangle.
+async fn centre_of(page: &mut Browser, name: &str) -> (f64, f64) {
+    let r = page.wait_for(name, &probe(name), PAGE_WAIT).await;
+    let f = |k: &str| r[k].as_f64().expect("number");
+    (f("x") + f("w") / 2.0, f("y") + f("h") / 2.0)
+}
+
+async fn click_mark(page: &mut Browser, name: &str) {
+    let (x, y) = centre_of(page, name).await;
+    page.click(x, y).await;
+}
+
+/// Where the intersection `p` is on the page.
+async fn intersection(page: &mut Browser, p: Point) -> (f64, f64) {
+    let (x0, y0) = centre_of(page, "gomoku-a1").await;
+    let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
+    let flipped = page.eval(&probe("gomoku-flipped")).await.as_f64() == Some(1.0);
+    let (dx, dy) = (f64::from(p.x) * cell, f64::from(p.y) * cell);
+    if flipped {
+        (x0 - dx, y0 + dy)
+    } else {
+        (x0 + dx, y0 - dy)
+    }
+}
+
+fn screenshot_dir() -> PathBuf {
+    std::env::var_os("TABULA_SCREENSHOTS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("tabula-browser-test"))
+}
+
+async fn save_screenshot(page: &mut Browser, name: &str) -> Vec<u8> {
+    let png = page.screenshot().await;
+    let dir = screenshot_dir();
+    std::fs::create_dir_all(&dir).expect("screenshot dir");
+    std::fs::write(dir.join(name), &png).expect("write screenshot");
+    png
+}
+
+/// The colour of the pixel at `(x, y)` of a PNG.
+fn pixel(png: &[u8], x: f64, y: f64) -> [u8; 3] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("png header");
+    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut buf).expect("png frame");
+    let channels = info.color_type.samples();
+    let (x, y) = (x.round() as usize, y.round() as usize);
+    let at = (y * info.width as usize + x) * channels;
+    [buf[at], buf[at + 1], buf[at + 2]]
+}
+
+/// The room's live game as the spectator sees it.
+async fn game_of(watcher: &mut Client, room: &str) -> (Value, tabula_shared::gomoku::Gomoku) {
+    let snap = watcher.request(json!({"type": "sync", "room_id": room})).await;
+    let LiveGame::Gomoku(game) = replay_snapshot(&snap) else {
+        panic!("not gomoku: {snap}")
+    };
+    (snap, game)
+}
+
+/// The free point nearest the centre.
+fn free_point(game: &tabula_shared::gomoku::Gomoku) -> Point {
+    let size = game.size();
+    let c = i32::from(size / 2);
+    (0..size)
+        .flat_map(|y| (0..size).map(move |x| Point { x, y }))
+        .filter(|p| game.is_legal(tabula_shared::seat::Seat::First, *p).is_ok())
+        .min_by_key(|p| (i32::from(p.x) - c).abs() + (i32::from(p.y) - c).abs())
+        .expect("a free point")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
+    let server = TestServer::start().await;
+    let url = format!("http://{}/", server.addr);
+    let mut page = Browser::launch(1280, 800).await;
+    page.open(&url).await;
+
+    // The connect screen: a name, then Connect.
+    click_mark(&mut page, "name").await;
+    page.type_text("Ann").await;
+    click_mark(&mut page, "connect").await;
+
+    // The lobby, the create dialog (Gomoku against the AI), the room.
+    click_mark(&mut page, "create-room").await;
+    click_mark(&mut page, "game-gomoku").await;
+    click_mark(&mut page, "opponent-ai").await;
+    click_mark(&mut page, "create").await;
+    centre_of(&mut page, "gomoku-a1").await;
+
+    // A spectator on the protocol finds the room.
+    let mut watcher = server.client("Watcher").await;
+    let list = watcher.request(json!({"type": "list_rooms"})).await;
+    let room = list["rooms"]
+        .as_array()
+        .and_then(|r| r.first())
+        .expect("the browser's room is listed")["room_id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    watcher.join(&room, "spectator").await;
+    let (snap, game) = game_of(&mut watcher, &room).await;
+    let seats = &snap["snapshot"]["summary"]["seats"];
+    assert_eq!(seats[0]["player"]["name"], "Ann", "Ann plays black: {seats}");
+    assert!(game.moves().is_empty(), "Ann moves first");
+
+    // Ann clicks an intersection; the stone and the AI's answer arrive.
+    let target = free_point(&game);
+    let (x, y) = intersection(&mut page, target).await;
+    page.click(x, y).await;
+    let placed = watcher.action().await;
+    assert_eq!(placed["point"], json!({"x": target.x, "y": target.y}), "{placed}");
+    let answer = watcher.action().await;
+    let reply = Point {
+        x: answer["point"]["x"].as_u64().expect("x") as u8,
+        y: answer["point"]["y"].as_u64().expect("y") as u8,
+    };
+
+    // The page shows both stones: black where Ann clicked, white where the
+    // AI answered (sampled off-centre, clear of the last-move mark).
+    let mut seen = false;
+    for _ in 0..50 {
+        let png = save_screenshot(&mut page, "web-gomoku-vs-ai.png").await;
+        let (rx, ry) = intersection(&mut page, reply).await;
+        let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
+        let white = pixel(&png, rx + cell * 0.28, ry);
+        let black = pixel(&png, x + cell * 0.28, y);
+        if white.iter().all(|&c| c > 200) && black.iter().all(|&c| c < 80) {
+            seen = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(seen, "the screenshot shows Ann's stone and the AI's answer");
+
+    // A reload resumes the game: the saved name and token bring Ann back to
+    // her seat, and she plays on.
+    page.call("Page.reload", json!({})).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (_, game) = game_of(&mut watcher, &room).await;
+    let next = free_point(&game);
+    let (x, y) = intersection(&mut page, next).await;
+    page.click(x, y).await;
+    let placed = watcher.action().await;
+    assert_eq!(placed["point"], json!({"x": next.x, "y": next.y}), "{placed}");
+
+    // A second page opens the room's invite link: both seats are taken, so
+    // it watches.
+    let mut friend = Browser::launch(1280, 800).await;
+    friend.open(&format!("{url}#/room/{room}")).await;
+    click_mark(&mut friend, "name").await;
+    friend.type_text("Bea").await;
+    click_mark(&mut friend, "connect").await;
+    centre_of(&mut friend, "flip-board").await;
+    centre_of(&mut friend, "gomoku-a1").await;
+    watcher
+        .expect(|m| {
+            m["type"] == "event"
+                && m["event"]["kind"] == "spectators"
+                && m["event"]["count"].as_u64() == Some(2)
+        })
+        .await;
+    save_screenshot(&mut friend, "web-watching-by-link.png").await;
+    friend.close().await;
+
+    // A phone held upright: the board fills the width, the panel is below.
+    page.resize(390, 844, true).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (x0, _) = centre_of(&mut page, "gomoku-a1").await;
+    let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
+    assert!(cell * 16.0 > 390.0 * 0.85, "the board spans the width: cell {cell}");
+    assert!(x0 > 0.0 && x0 < cell * 1.5, "a1 near the left edge: {x0}");
+    save_screenshot(&mut page, "web-phone.png").await;
+
+    page.close().await;
+    watcher.close().await;
+    server.stop().await;
+}
