@@ -23,7 +23,9 @@ const PAGE_WAIT: Duration = Duration::from_secs(60);
 
 /// A JavaScript expression for the mark `name` of the page's last frame.
 fn probe(name: &str) -> String {
-    format!("(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()")
+    format!(
+        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()"
+    )
 }
 
 /// Waits for the mark `name` and returns the centre of its rectangle.
@@ -41,7 +43,11 @@ async fn click_mark(page: &mut Browser, name: &str) {
 /// Where the intersection `p` is on the page.
 async fn intersection(page: &mut Browser, p: Point) -> (f64, f64) {
     let (x0, y0) = centre_of(page, "gomoku-a1").await;
-    let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
+    let cell = page
+        .eval(&probe("gomoku-cell"))
+        .await
+        .as_f64()
+        .expect("cell");
     let flipped = page.eval(&probe("gomoku-flipped")).await.as_f64() == Some(1.0);
     let (dx, dy) = (f64::from(p.x) * cell, f64::from(p.y) * cell);
     if flipped {
@@ -79,7 +85,9 @@ fn pixel(png: &[u8], x: f64, y: f64) -> [u8; 3] {
 
 /// The room's live game as the spectator sees it.
 async fn game_of(watcher: &mut Client, room: &str) -> (Value, tabula_shared::gomoku::Gomoku) {
-    let snap = watcher.request(json!({"type": "sync", "room_id": room})).await;
+    let snap = watcher
+        .request(json!({"type": "sync", "room_id": room}))
+        .await;
     let LiveGame::Gomoku(game) = replay_snapshot(&snap) else {
         panic!("not gomoku: {snap}")
     };
@@ -129,7 +137,10 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     watcher.join(&room, "spectator").await;
     let (snap, game) = game_of(&mut watcher, &room).await;
     let seats = &snap["snapshot"]["summary"]["seats"];
-    assert_eq!(seats[0]["player"]["name"], "Ann", "Ann plays black: {seats}");
+    assert_eq!(
+        seats[0]["player"]["name"], "Ann",
+        "Ann plays black: {seats}"
+    );
     assert!(game.moves().is_empty(), "Ann moves first");
 
     // Ann clicks an intersection; the stone and the AI's answer arrive.
@@ -137,7 +148,11 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     let (x, y) = intersection(&mut page, target).await;
     page.click(x, y).await;
     let placed = watcher.action().await;
-    assert_eq!(placed["point"], json!({"x": target.x, "y": target.y}), "{placed}");
+    assert_eq!(
+        placed["point"],
+        json!({"x": target.x, "y": target.y}),
+        "{placed}"
+    );
     let answer = watcher.action().await;
     let reply = Point {
         x: answer["point"]["x"].as_u64().expect("x") as u8,
@@ -150,7 +165,11 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     for _ in 0..50 {
         let png = save_screenshot(&mut page, "web-gomoku-vs-ai.png").await;
         let (rx, ry) = intersection(&mut page, reply).await;
-        let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
+        let cell = page
+            .eval(&probe("gomoku-cell"))
+            .await
+            .as_f64()
+            .expect("cell");
         let white = pixel(&png, rx + cell * 0.28, ry);
         let black = pixel(&png, x + cell * 0.28, y);
         if white.iter().all(|&c| c > 200) && black.iter().all(|&c| c < 80) {
@@ -170,7 +189,11 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     let (x, y) = intersection(&mut page, next).await;
     page.click(x, y).await;
     let placed = watcher.action().await;
-    assert_eq!(placed["point"], json!({"x": next.x, "y": next.y}), "{placed}");
+    assert_eq!(
+        placed["point"],
+        json!({"x": next.x, "y": next.y}),
+        "{placed}"
+    );
 
     // A second page opens the room's invite link: both seats are taken, so
     // it watches.
@@ -195,8 +218,15 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     page.resize(390, 844, true).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     let (x0, _) = centre_of(&mut page, "gomoku-a1").await;
-    let cell = page.eval(&probe("gomoku-cell")).await.as_f64().expect("cell");
-    assert!(cell * 16.0 > 390.0 * 0.85, "the board spans the width: cell {cell}");
+    let cell = page
+        .eval(&probe("gomoku-cell"))
+        .await
+        .as_f64()
+        .expect("cell");
+    assert!(
+        cell * 16.0 > 390.0 * 0.85,
+        "the board spans the width: cell {cell}"
+    );
     assert!(x0 > 0.0 && x0 < cell * 1.5, "a1 near the left edge: {x0}");
     save_screenshot(&mut page, "web-phone.png").await;
 

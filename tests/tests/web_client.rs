@@ -55,11 +55,17 @@ fn get(path: &str, gzip: bool) -> String {
 
 #[tokio::test]
 async fn the_page_and_its_files_are_served_with_their_types() {
-    assert!(tabula_server::web_client::included(), "built with the web client");
+    assert!(
+        tabula_server::web_client::included(),
+        "built with the web client"
+    );
     let server = TestServer::start().await;
     let (status, headers, body) = fetch(server.addr, &get("/", false)).await;
     assert_eq!(status, 200);
-    assert_eq!(header(&headers, "content-type"), Some("text/html; charset=utf-8"));
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/html; charset=utf-8")
+    );
     assert_eq!(header(&headers, "cache-control"), Some("no-cache"));
     assert_eq!(header(&headers, "content-encoding"), None);
     assert_eq!(
@@ -77,7 +83,11 @@ async fn the_page_and_its_files_are_served_with_their_types() {
         header(&headers, "content-type"),
         Some("text/javascript; charset=utf-8")
     );
-    assert!(header(&headers, "cache-control").unwrap_or("").contains("immutable"));
+    assert!(
+        header(&headers, "cache-control")
+            .unwrap_or("")
+            .contains("immutable")
+    );
     assert!(String::from_utf8_lossy(&body).contains("WebAssembly"));
 
     let (status, headers, body) = fetch(server.addr, &get(&wasm, false)).await;
@@ -130,7 +140,10 @@ async fn anything_else_is_not_found_and_no_path_reaches_the_disk() {
     ] {
         let (status, headers, body) = fetch(server.addr, &get(path, true)).await;
         assert_eq!(status, 404, "{path}");
-        assert_eq!(header(&headers, "content-type"), Some("text/plain; charset=utf-8"));
+        assert_eq!(
+            header(&headers, "content-type"),
+            Some("text/plain; charset=utf-8")
+        );
         assert_eq!(body, b"404 Not Found\n", "{path}");
     }
     let (status, _, _) = fetch(

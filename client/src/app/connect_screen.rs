@@ -41,7 +41,9 @@ impl ConnectScreen {
             .spacing([12.0, 10.0])
             .show(ui, |ui| {
                 let l = ui.label("Display name");
-                let field = ui.text_edit_singleline(&mut settings.name).labelled_by(l.id);
+                let field = ui
+                    .text_edit_singleline(&mut settings.name)
+                    .labelled_by(l.id);
                 probe::mark("name", field.rect);
                 ui.end_row();
                 let l = ui.label("Server address");

@@ -368,8 +368,12 @@ impl eframe::App for TabulaApp {
         }
     }
 
-    fn ui(&mut self, ui: &mut Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut Ui, frame: &mut eframe::Frame) {
         crate::probe::new_frame();
+        // The CPU time of the previous frame, for the web client's benchmark.
+        if let Some(seconds) = frame.info().cpu_usage {
+            crate::probe::note("frame-ms", seconds * 1000.0);
+        }
         self.draw(ui);
     }
 
