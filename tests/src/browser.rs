@@ -120,6 +120,8 @@ impl Browser {
             )
             .await;
         browser.session = attached["sessionId"].as_str().expect("session").to_string();
+        browser.call("Page.enable", json!({})).await;
+        browser.call("Runtime.enable", json!({})).await;
         browser
             .call(
                 "Emulation.setDeviceMetricsOverride",

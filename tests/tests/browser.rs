@@ -3,7 +3,7 @@
 //! against the AI and places a stone by clicking the canvas; the AI's answer
 //! arrives (seen by a protocol-level spectator and on a screenshot); a
 //! reload resumes the game; a second page opens the room's invite link and
-//! watches; the room fits a phone's viewport.
+//! watches; the room fits a phone's viewport, where a tap places a stone.
 //!
 //! Screenshots are written to `$TABULA_SCREENSHOTS` when it is set (the
 //! docs' pictures are made that way), else to a temporary directory.
@@ -228,6 +228,19 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
         "the board spans the width: cell {cell}"
     );
     assert!(x0 > 0.0 && x0 < cell * 1.5, "a1 near the left edge: {x0}");
+    // A tap places a stone, as a click does.
+    let (_, game) = game_of(&mut watcher, &room).await;
+    let tapped = free_point(&game);
+    let (x, y) = intersection(&mut page, tapped).await;
+    page.tap(x, y).await;
+    let placed = watcher
+        .action_where(|a| {
+            a["seat"] == "first" && a["point"] == json!({"x": tapped.x, "y": tapped.y})
+        })
+        .await;
+    assert_eq!(placed["kind"], "place", "{placed}");
+    watcher.action_where(|a| a["seat"] == "second").await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
     save_screenshot(&mut page, "web-phone.png").await;
 
     page.close().await;

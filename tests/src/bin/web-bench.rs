@@ -34,7 +34,7 @@ struct Args {
 /// that draws the mark `name`.
 fn first_frame_script(name: &str) -> String {
     format!(
-        "(function poll() {{ try {{ if (JSON.parse(window.tabulaProbe())[{name:?}]) {{ window.__firstAt = performance.now(); return; }} }} catch (e) {{}} requestAnimationFrame(poll); }})();"
+        "(function poll() {{ try {{ if (JSON.parse(window.tabulaProbe())[{name:?}]) {{ window.__firstAt = performance.now(); return; }} }} catch (e) {{}} setTimeout(poll, 2); }})();"
     )
 }
 
