@@ -208,6 +208,11 @@ impl Browser {
         self.mouse("mouseReleased", x, y).await;
     }
 
+    /// Moves the mouse to page coordinates (egui draws a new frame).
+    pub async fn hover(&mut self, x: f64, y: f64) {
+        self.mouse("mouseMoved", x, y).await;
+    }
+
     async fn mouse(&mut self, kind: &str, x: f64, y: f64) {
         self.call(
             "Input.dispatchMouseEvent",
@@ -266,10 +271,16 @@ impl Browser {
             if !(value.is_null() || value == json!(false)) {
                 return value;
             }
-            assert!(
-                tokio::time::Instant::now() < deadline,
-                "timed out waiting for {what} ({expression})"
-            );
+            if tokio::time::Instant::now() >= deadline {
+                // What the page showed, for whoever reads the failure.
+                let shot = std::env::temp_dir().join("tabula-browser-timeout.png");
+                let png = self.screenshot().await;
+                let _ = std::fs::write(&shot, png);
+                panic!(
+                    "timed out waiting for {what} ({expression}); the page is in {}",
+                    shot.display()
+                );
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }

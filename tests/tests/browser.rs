@@ -36,6 +36,12 @@ async fn centre_of(page: &mut Browser, name: &str) -> (f64, f64) {
 }
 
 async fn click_mark(page: &mut Browser, name: &str) {
+    // egui draws only when something happens, and a new window places
+    // itself over two frames: move the mouse there (a new frame), then
+    // click where the control is now.
+    let (x, y) = centre_of(page, name).await;
+    page.hover(x, y).await;
+    tokio::time::sleep(Duration::from_millis(250)).await;
     let (x, y) = centre_of(page, name).await;
     page.click(x, y).await;
 }
@@ -243,6 +249,98 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     tokio::time::sleep(Duration::from_millis(700)).await;
     save_screenshot(&mut page, "web-phone.png").await;
 
+    page.close().await;
+    watcher.close().await;
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_friend_plays_backgammon_from_a_browser_by_taps() {
+    use tabula_shared::backgammon::{GamePhase, Side};
+    let server = TestServer::start().await;
+    let url = format!("http://{}/", server.addr);
+    let mut page = Browser::launch(1280, 800).await;
+    page.open(&url).await;
+    click_mark(&mut page, "name").await;
+    page.type_text("Cal").await;
+    click_mark(&mut page, "connect").await;
+    click_mark(&mut page, "create-room").await;
+    click_mark(&mut page, "game-backgammon").await;
+    click_mark(&mut page, "opponent-ai").await;
+    click_mark(&mut page, "create").await;
+    centre_of(&mut page, "bg-point-24").await;
+
+    let mut watcher = server.client("Watcher").await;
+    let list = watcher.request(json!({"type": "list_rooms"})).await;
+    let room = list["rooms"][0]["room_id"]
+        .as_str()
+        .expect("the browser's room is listed")
+        .to_string();
+    watcher.join(&room, "spectator").await;
+    let snap = watcher
+        .request(json!({"type": "sync", "room_id": room}))
+        .await;
+    let seats = &snap["snapshot"]["summary"]["seats"];
+    let cal = if seats[0]["player"]["name"] == "Cal" {
+        Side::White
+    } else {
+        Side::Black
+    };
+    // Backgammon actions name the side that acts.
+    let cal_side = if cal == Side::White { "white" } else { "black" };
+
+    // Until Cal has played once: roll by clicking, then tap each checker
+    // and its destination, and confirm.
+    let mut played = None;
+    for _ in 0..40 {
+        let snap = watcher
+            .request(json!({"type": "sync", "room_id": room}))
+            .await;
+        let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
+            panic!("not backgammon")
+        };
+        match *m.phase() {
+            GamePhase::AwaitingRoll { side } if side == cal => {
+                click_mark(&mut page, "roll").await;
+                watcher
+                    .action_where(|a| a["side"] == cal_side && a["kind"] == "roll")
+                    .await;
+            }
+            GamePhase::Moving { side, dice } if side == cal => {
+                let plays = m.position_for(cal).legal_plays(dice);
+                let (play, _) = plays
+                    .into_iter()
+                    .find(|(p, _)| {
+                        p.moves
+                            .iter()
+                            .all(|h| (1..=24).contains(&h.from) && (1..=24).contains(&h.to))
+                    })
+                    .expect("a play on the board");
+                for hop in &play.moves {
+                    let (x, y) = centre_of(&mut page, &format!("bg-point-{}", hop.from)).await;
+                    page.tap(x, y).await;
+                    let (x, y) = centre_of(&mut page, &format!("bg-point-{}", hop.to)).await;
+                    page.tap(x, y).await;
+                }
+                click_mark(&mut page, "confirm").await;
+                let action = watcher
+                    .action_where(|a| a["side"] == cal_side && a["kind"] == "play")
+                    .await;
+                played = Some((play.to_string(), action));
+                break;
+            }
+            _ => {
+                watcher.event("action").await;
+            }
+        }
+    }
+    let (play, action) = played.expect("Cal played");
+    assert_eq!(action["play"], play, "{action}");
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    save_screenshot(&mut page, "web-backgammon.png").await;
+    page.resize(390, 844, true).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    save_screenshot(&mut page, "web-backgammon-phone.png").await;
     page.close().await;
     watcher.close().await;
     server.stop().await;

@@ -330,6 +330,12 @@ impl TabulaApp {
             crate::probe::note("gomoku-size", f32::from(g.size));
             crate::probe::note("gomoku-flipped", if g.flipped { 1.0 } else { 0.0 });
         }
+        if let Some(g) = &self.bg_geometry {
+            for n in 1..=24 {
+                let at = g.checker_center(n, 0);
+                crate::probe::mark(&format!("bg-point-{n}"), egui::Rect::from_min_max(at, at));
+            }
+        }
         commands.extend(self.room.result_dialog(ui.ctx()));
     }
 

@@ -143,7 +143,9 @@ impl RoomScreen {
         let anim = !self.anims.is_empty();
         ui.horizontal(|ui| match *game.phase() {
             GamePhase::AwaitingRoll { side } if side == me && !anim => {
-                if ui.button("Roll").clicked() {
+                let roll = ui.button("Roll");
+                crate::probe::mark("roll", roll.rect);
+                if roll.clicked() {
                     out.push(Command::Roll);
                 }
                 if game.can_double(me) && ui.button("Double").clicked() {
@@ -177,10 +179,11 @@ impl RoomScreen {
                 out.push(Command::UndoHop);
             }
             let confirm = turn.builder.is_complete() && !turn.sent;
-            if ui
-                .add_enabled(confirm, egui::Button::new("Confirm"))
-                .clicked()
-            {
+            let confirm = ui.add_enabled(confirm, egui::Button::new("Confirm"));
+            if confirm.enabled() {
+                crate::probe::mark("confirm", confirm.rect);
+            }
+            if confirm.clicked() {
                 out.push(Command::ConfirmPlay);
             }
         });
