@@ -156,3 +156,23 @@ async fn anything_else_is_not_found_and_no_path_reaches_the_disk() {
     assert_eq!(status, 400);
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_private_server_still_serves_its_page_but_gates_the_game() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let config = tabula_server::Config {
+        password: Some("club-secret".into()),
+        ..tabula_tests::test_config(tmp.path())
+    };
+    let server = TestServer::start_with(config).await;
+    let (status, _, body) = fetch(server.addr, &get("/", false)).await;
+    assert_eq!(status, 200);
+    assert!(String::from_utf8_lossy(&body).contains("<canvas id=\"tabula\">"));
+    let mut stranger = tabula_tests::Client::connect(server.addr).await;
+    stranger
+        .send(serde_json::json!({"type": "hello", "protocol": 1, "name": "Eve"}))
+        .await;
+    let refused = stranger.expect(|m| m["type"] == "error").await;
+    assert_eq!(refused["code"], "auth_failed", "{refused}");
+    server.stop().await;
+}
