@@ -21,6 +21,17 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 /// How long one protocol command may take.
 const COMMAND_WAIT: Duration = Duration::from_secs(30);
 
+/// How long the page may take to show a control (software WebGL on a busy
+/// 2-core machine is slow).
+const MARK_WAIT: Duration = Duration::from_secs(60);
+
+/// A JavaScript expression for the mark `name` of the page's last frame.
+fn mark_expression(name: &str) -> String {
+    format!(
+        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()"
+    )
+}
+
 /// A headless browser with one page open.
 pub struct Browser {
     child: Child,
@@ -237,6 +248,20 @@ impl Browser {
         .await;
     }
 
+    /// Drags with the left button held from one point to another, in
+    /// steps slow enough that each lands in its own frame.
+    pub async fn drag(&mut self, from: (f64, f64), to: (f64, f64)) {
+        let mid = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+        self.mouse("mouseMoved", from.0, from.1).await;
+        self.mouse("mousePressed", from.0, from.1).await;
+        for (x, y) in [mid, to] {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            self.mouse("mouseMoved", x, y).await;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        self.mouse("mouseReleased", to.0, to.1).await;
+    }
+
     /// Types text into whatever has the keyboard focus.
     pub async fn type_text(&mut self, text: &str) {
         for c in text.chars() {
@@ -283,6 +308,46 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+
+    /// The mark `name` of the page's last frame (see `client/src/probe.rs`),
+    /// or `null`.
+    pub async fn mark(&mut self, name: &str) -> Value {
+        self.eval(&mark_expression(name)).await
+    }
+
+    /// Waits for the control marked `name` and returns its centre.
+    pub async fn centre_of(&mut self, name: &str) -> (f64, f64) {
+        let r = self.wait_for(name, &mark_expression(name), MARK_WAIT).await;
+        let f = |k: &str| r[k].as_f64().unwrap_or(0.0);
+        (f("x") + f("w") / 2.0, f("y") + f("h") / 2.0)
+    }
+
+    /// Clicks the control marked `name`. egui draws only when something
+    /// happens, and a new window places itself over two frames: the mouse
+    /// moves there first (a new frame), then clicks where the control is now.
+    pub async fn click_mark(&mut self, name: &str) {
+        let (x, y) = self.centre_of(name).await;
+        self.hover(x, y).await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        let (x, y) = self.centre_of(name).await;
+        self.click(x, y).await;
+    }
+
+    /// On the connect screen: types `name` and connects.
+    pub async fn connect_as(&mut self, name: &str) {
+        self.click_mark("name").await;
+        self.type_text(name).await;
+        self.click_mark("connect").await;
+    }
+
+    /// In the lobby: creates a room of `game` (`gomoku` or `backgammon`)
+    /// against the AI, with the dialog's other choices as they are.
+    pub async fn create_vs_ai(&mut self, game: &str) {
+        self.click_mark("create-room").await;
+        self.click_mark(&format!("game-{game}")).await;
+        self.click_mark("opponent-ai").await;
+        self.click_mark("create").await;
     }
 
     /// Closes the browser.

@@ -17,44 +17,11 @@ use tabula_shared::gomoku::Point;
 use tabula_tests::browser::Browser;
 use tabula_tests::{Client, TestServer, replay_snapshot};
 
-/// How long the page may take for anything (software WebGL on a busy
-/// 2-core machine is slow).
-const PAGE_WAIT: Duration = Duration::from_secs(60);
-
-/// A JavaScript expression for the mark `name` of the page's last frame.
-fn probe(name: &str) -> String {
-    format!(
-        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()"
-    )
-}
-
-/// Waits for the mark `name` and returns the centre of its rectangle.
-async fn centre_of(page: &mut Browser, name: &str) -> (f64, f64) {
-    let r = page.wait_for(name, &probe(name), PAGE_WAIT).await;
-    let f = |k: &str| r[k].as_f64().expect("number");
-    (f("x") + f("w") / 2.0, f("y") + f("h") / 2.0)
-}
-
-async fn click_mark(page: &mut Browser, name: &str) {
-    // egui draws only when something happens, and a new window places
-    // itself over two frames: move the mouse there (a new frame), then
-    // click where the control is now.
-    let (x, y) = centre_of(page, name).await;
-    page.hover(x, y).await;
-    tokio::time::sleep(Duration::from_millis(250)).await;
-    let (x, y) = centre_of(page, name).await;
-    page.click(x, y).await;
-}
-
 /// Where the intersection `p` is on the page.
 async fn intersection(page: &mut Browser, p: Point) -> (f64, f64) {
-    let (x0, y0) = centre_of(page, "gomoku-a1").await;
-    let cell = page
-        .eval(&probe("gomoku-cell"))
-        .await
-        .as_f64()
-        .expect("cell");
-    let flipped = page.eval(&probe("gomoku-flipped")).await.as_f64() == Some(1.0);
+    let (x0, y0) = page.centre_of("gomoku-a1").await;
+    let cell = page.mark("gomoku-cell").await.as_f64().expect("cell");
+    let flipped = page.mark("gomoku-flipped").await.as_f64() == Some(1.0);
     let (dx, dy) = (f64::from(p.x) * cell, f64::from(p.y) * cell);
     if flipped {
         (x0 - dx, y0 + dy)
@@ -119,16 +86,11 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     page.open(&url).await;
 
     // The connect screen: a name, then Connect.
-    click_mark(&mut page, "name").await;
-    page.type_text("Ann").await;
-    click_mark(&mut page, "connect").await;
+    page.connect_as("Ann").await;
 
     // The lobby, the create dialog (Gomoku against the AI), the room.
-    click_mark(&mut page, "create-room").await;
-    click_mark(&mut page, "game-gomoku").await;
-    click_mark(&mut page, "opponent-ai").await;
-    click_mark(&mut page, "create").await;
-    centre_of(&mut page, "gomoku-a1").await;
+    page.create_vs_ai("gomoku").await;
+    page.centre_of("gomoku-a1").await;
 
     // A spectator on the protocol finds the room.
     let mut watcher = server.client("Watcher").await;
@@ -171,14 +133,12 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     for _ in 0..50 {
         let png = save_screenshot(&mut page, "web-gomoku-vs-ai.png").await;
         let (rx, ry) = intersection(&mut page, reply).await;
-        let cell = page
-            .eval(&probe("gomoku-cell"))
-            .await
-            .as_f64()
-            .expect("cell");
-        let white = pixel(&png, rx + cell * 0.28, ry);
-        let black = pixel(&png, x + cell * 0.28, y);
-        if white.iter().all(|&c| c > 200) && black.iter().all(|&c| c < 80) {
+        let cell = page.mark("gomoku-cell").await.as_f64().expect("cell");
+        // The board is wood (blue about 125); a white stone is pale all
+        // over, a black one dark.
+        let white = pixel(&png, rx - cell * 0.25, ry);
+        let black = pixel(&png, x - cell * 0.25, y);
+        if white.iter().all(|&c| c > 175) && black.iter().all(|&c| c < 90) {
             seen = true;
             break;
         }
@@ -205,11 +165,9 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     // it watches.
     let mut friend = Browser::launch(1280, 800).await;
     friend.open(&format!("{url}#/room/{room}")).await;
-    click_mark(&mut friend, "name").await;
-    friend.type_text("Bea").await;
-    click_mark(&mut friend, "connect").await;
-    centre_of(&mut friend, "flip-board").await;
-    centre_of(&mut friend, "gomoku-a1").await;
+    friend.connect_as("Bea").await;
+    friend.centre_of("flip-board").await;
+    friend.centre_of("gomoku-a1").await;
     watcher
         .expect(|m| {
             m["type"] == "event"
@@ -223,12 +181,8 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
     // A phone held upright: the board fills the width, the panel is below.
     page.resize(390, 844, true).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    let (x0, _) = centre_of(&mut page, "gomoku-a1").await;
-    let cell = page
-        .eval(&probe("gomoku-cell"))
-        .await
-        .as_f64()
-        .expect("cell");
+    let (x0, _) = page.centre_of("gomoku-a1").await;
+    let cell = page.mark("gomoku-cell").await.as_f64().expect("cell");
     assert!(
         cell * 16.0 > 390.0 * 0.85,
         "the board spans the width: cell {cell}"
@@ -255,20 +209,15 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_friend_plays_backgammon_from_a_browser_by_taps() {
+async fn a_friend_plays_backgammon_from_a_browser() {
     use tabula_shared::backgammon::{GamePhase, Side};
     let server = TestServer::start().await;
     let url = format!("http://{}/", server.addr);
     let mut page = Browser::launch(1280, 800).await;
     page.open(&url).await;
-    click_mark(&mut page, "name").await;
-    page.type_text("Cal").await;
-    click_mark(&mut page, "connect").await;
-    click_mark(&mut page, "create-room").await;
-    click_mark(&mut page, "game-backgammon").await;
-    click_mark(&mut page, "opponent-ai").await;
-    click_mark(&mut page, "create").await;
-    centre_of(&mut page, "bg-point-24").await;
+    page.connect_as("Cal").await;
+    page.create_vs_ai("backgammon").await;
+    page.centre_of("bg-point-24").await;
 
     let mut watcher = server.client("Watcher").await;
     let list = watcher.request(json!({"type": "list_rooms"})).await;
@@ -289,8 +238,8 @@ async fn a_friend_plays_backgammon_from_a_browser_by_taps() {
     // Backgammon actions name the side that acts.
     let cal_side = if cal == Side::White { "white" } else { "black" };
 
-    // Until Cal has played once: roll by clicking, then tap each checker
-    // and its destination, and confirm.
+    // Until Cal has played once: roll by clicking, then drag each checker
+    // to its point, and confirm.
     let mut played = None;
     for _ in 0..40 {
         let snap = watcher
@@ -301,7 +250,7 @@ async fn a_friend_plays_backgammon_from_a_browser_by_taps() {
         };
         match *m.phase() {
             GamePhase::AwaitingRoll { side } if side == cal => {
-                click_mark(&mut page, "roll").await;
+                page.click_mark("roll").await;
                 watcher
                     .action_where(|a| a["side"] == cal_side && a["kind"] == "roll")
                     .await;
@@ -316,13 +265,23 @@ async fn a_friend_plays_backgammon_from_a_browser_by_taps() {
                             .all(|h| (1..=24).contains(&h.from) && (1..=24).contains(&h.to))
                     })
                     .expect("a play on the board");
-                for hop in &play.moves {
-                    let (x, y) = centre_of(&mut page, &format!("bg-point-{}", hop.from)).await;
-                    page.tap(x, y).await;
-                    let (x, y) = centre_of(&mut page, &format!("bg-point-{}", hop.to)).await;
-                    page.tap(x, y).await;
+                for (done, hop) in play.moves.iter().enumerate() {
+                    // The checker is dragged to its point. (A click on the
+                    // checker then on its point works too, but on a
+                    // machine this loaded a click's frames can be so slow
+                    // that egui takes the press for the start of a drag.)
+                    let from = page.centre_of(&format!("bg-point-{}", hop.from)).await;
+                    let to = page.centre_of(&format!("bg-point-{}", hop.to)).await;
+                    page.drag(from, to).await;
+                    // Each hop shows on the board before the next tap.
+                    let hops = format!("{}", done + 1);
+                    let built = format!(
+                        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())['bg-hops'] >= {hops}; }} catch (e) {{ return null; }} }})()"
+                    );
+                    page.wait_for("the hop", &built, Duration::from_secs(30))
+                        .await;
                 }
-                click_mark(&mut page, "confirm").await;
+                page.click_mark("confirm").await;
                 let action = watcher
                     .action_where(|a| a["side"] == cal_side && a["kind"] == "play")
                     .await;

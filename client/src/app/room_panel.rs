@@ -174,6 +174,7 @@ impl RoomScreen {
             }
         ));
         ui.horizontal(|ui| {
+            crate::probe::note("bg-hops", turn.builder.hops().len() as f32);
             let undo = !turn.builder.hops().is_empty() && !turn.sent;
             if ui.add_enabled(undo, egui::Button::new("Undo")).clicked() {
                 out.push(Command::UndoHop);

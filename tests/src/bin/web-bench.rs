@@ -79,16 +79,6 @@ async fn time_to(page: &mut Browser, url: &str, mark: &str) -> f64 {
     at.as_f64().expect("ms")
 }
 
-async fn click_mark(page: &mut Browser, name: &str) {
-    let expr = format!(
-        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())[{name:?}] ?? null; }} catch (e) {{ return null; }} }})()"
-    );
-    let r = page.wait_for(name, &expr, Duration::from_secs(60)).await;
-    let f = |k: &str| r[k].as_f64().expect("number");
-    page.click(f("x") + f("w") / 2.0, f("y") + f("h") / 2.0)
-        .await;
-}
-
 /// One step of a plain bot game: whoever is to act rolls, plays the first
 /// legal play, or takes. Returns false once the game is over.
 async fn bot_step(players: &mut [Client; 2], room: &str) -> bool {
@@ -153,10 +143,8 @@ async fn main() {
     // the lobby (the files come from the browser's cache, as they would).
     let mut page = Browser::launch(1280, 800).await;
     page.open(&url).await;
-    click_mark(&mut page, "name").await;
-    page.type_text("Bench").await;
-    click_mark(&mut page, "connect").await;
-    click_mark(&mut page, "create-room").await;
+    page.connect_as("Bench").await;
+    page.centre_of("create-room").await;
     page.open("about:blank").await;
     let mut lobby = Vec::new();
     for _ in 0..args.runs {
@@ -187,15 +175,14 @@ async fn main() {
     black.join(&room, "player").await;
     let mut players = [white, black];
     page.open(&format!("{url}#/room/{room}")).await;
-    click_mark(&mut page, "flip-board").await;
-    let probe_frame = "(() => { try { return JSON.parse(window.tabulaProbe())['frame-ms'] ?? null; } catch (e) { return null; } })()";
+    page.centre_of("flip-board").await;
     let mut frames = Vec::new();
     let end = tokio::time::Instant::now() + Duration::from_secs(args.animate_secs);
     let mut playing = true;
     while tokio::time::Instant::now() < end && playing {
         playing = bot_step(&mut players, &room).await;
         for _ in 0..8 {
-            if let Some(ms) = page.eval(probe_frame).await.as_f64() {
+            if let Some(ms) = page.mark("frame-ms").await.as_f64() {
                 frames.push(ms);
             }
             tokio::time::sleep(Duration::from_millis(40)).await;
