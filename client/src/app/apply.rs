@@ -17,6 +17,7 @@ impl TabulaApp {
             Command::Connect | Command::PlayHere | Command::Disconnect => {
                 self.apply_session(command)
             }
+            Command::Ask(danger) => self.confirm = danger,
             Command::ShowCreate(open) => self.lobby.create_open = open,
             Command::CreateRoom => self.create_room(),
             Command::JoinRoom { room_id, role } => {

@@ -7,7 +7,7 @@ use tabula_shared::export::ExportFormat;
 use tabula_shared::gomoku::{Point, Swap2Choice};
 use tabula_shared::protocol::{GameKind, LeaderboardPeriod, OfferKind, Role};
 
-use super::Screen;
+use super::{Danger, Screen};
 use crate::bg_view::BoardInput;
 
 /// Everything a panel can ask for.
@@ -34,6 +34,8 @@ pub enum Command {
     JoinByCode,
     /// Leave the current room.
     Leave,
+    /// Ask before a destructive action (`Some`), or drop the question (`None`).
+    Ask(Option<Danger>),
     /// Place a Gomoku stone.
     PlaceStone(Point),
     /// Make a Swap2 opening choice.

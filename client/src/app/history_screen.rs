@@ -155,7 +155,8 @@ fn seat_name(summary: &GameSummary, seat: Seat) -> String {
 }
 
 /// "Won", "Lost" or "Draw" from `me`'s side (or "Ada won" when `me` did
-/// not play), with how it ended and the Backgammon score.
+/// not play), with how it ended and the Backgammon score: ours first when we
+/// played ("Lost 0–4"), else White's.
 pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
     let my_seat = summary
         .seats
@@ -173,8 +174,62 @@ pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
     if !reason.is_empty() {
         text.push_str(&format!(" ({reason})"));
     }
-    if let Some([w, b]) = result.score {
-        text.push_str(&format!(" {w}–{b}"));
+    if let Some(score) = result.score {
+        let mine = my_seat.map_or(0, |m| tabula_shared::seat::side_of(m).index());
+        text.push_str(&format!(" {}–{}", score[mine], score[1 - mine]));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::backgammon::MatchConfig;
+    use tabula_shared::protocol::{
+        ColourChoice, GameOptions, GameResult, Opponent, PlayerInfo, RoomOptions, SeatInfo,
+    };
+
+    fn summary(winner: Seat, score: [u32; 2]) -> GameSummary {
+        let seat = |seat, id: &str| SeatInfo {
+            seat,
+            player: Some(PlayerInfo {
+                id: id.into(),
+                name: id.to_uppercase(),
+                ai: None,
+            }),
+            connected: true,
+            grace_ms: None,
+        };
+        GameSummary {
+            game_id: "g".into(),
+            options: RoomOptions {
+                game: GameOptions::Backgammon(MatchConfig::default()),
+                opponent: Opponent::Human,
+                colour: ColourChoice::Black,
+                time_control: None,
+                private: false,
+                takebacks: true,
+                rated: false,
+            },
+            seats: vec![seat(Seat::First, "w"), seat(Seat::Second, "b")],
+            result: GameResult {
+                winner: Some(winner),
+                reason: EndReason::Rules,
+                line: vec![],
+                score: Some(score),
+            },
+            actions: 0,
+            started_at: 0,
+            ended_at: 0,
+        }
+    }
+
+    /// Issue 26 #7: a match Black lost 0–4 read "Lost 4–0".
+    #[test]
+    fn the_score_puts_our_points_first() {
+        let s = summary(Seat::First, [4, 0]);
+        assert_eq!(result_text(&s, "b"), "Lost 0–4");
+        assert_eq!(result_text(&s, "w"), "Won 4–0");
+        assert_eq!(result_text(&s, "someone"), "W won 4–0");
+    }
 }

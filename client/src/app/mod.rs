@@ -24,6 +24,7 @@ mod apply;
 mod bg_turn;
 mod board_panel;
 mod command;
+mod confirm_dialog;
 mod connect_screen;
 mod create_dialog;
 mod dice_panel;
@@ -47,6 +48,7 @@ mod tests;
 
 pub use account_dialog::AccountNote;
 pub use command::Command;
+pub use confirm_dialog::Danger;
 pub use history_screen::{HISTORY_PAGE, HistoryPage};
 pub use labels::rules_text;
 pub use leaderboard_screen::Leaderboard;
@@ -119,6 +121,8 @@ pub struct TabulaApp {
     export: Option<ExportForm>,
     /// The notices in the corner.
     toasts: Toasts,
+    /// The destructive action waiting for the player's yes.
+    confirm: Option<Danger>,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -150,6 +154,7 @@ impl TabulaApp {
             game_request: None,
             export: None,
             toasts: Toasts::default(),
+            confirm: None,
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -235,6 +240,31 @@ impl TabulaApp {
         !self.room.anims.is_empty()
     }
 
+    /// The destructive action the app is asking about, if any.
+    pub fn confirming(&self) -> Option<Danger> {
+        self.confirm
+    }
+
+    /// Whether our game is running with us seated in it: leaving then gives
+    /// up the seat.
+    fn playing(&self) -> bool {
+        self.room.room.as_ref().is_some_and(|r| {
+            r.is_player()
+                && r.result.is_none()
+                && r.summary
+                    .as_ref()
+                    .is_some_and(|s| s.status == tabula_shared::protocol::RoomStatus::Playing)
+        })
+    }
+
+    /// Whether the question about `danger` still means something: a resign
+    /// or leave only while our game runs.
+    fn danger_stands(&self, danger: Danger) -> bool {
+        match danger {
+            Danger::Resign(_) | Danger::LeaveGame => self.playing(),
+        }
+    }
+
     /// Runs one whole frame: network, then drawing (used by tests).
     pub fn frame(&mut self, ui: &mut Ui) {
         self.poll(ui.ctx());
@@ -262,6 +292,13 @@ impl TabulaApp {
         }
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));
+        }
+        if let Some(danger) = self.confirm {
+            if self.danger_stands(danger) {
+                commands.extend(confirm_dialog::confirm_dialog(ui.ctx(), danger));
+            } else {
+                self.confirm = None;
+            }
         }
         self.toasts.ui(ui.ctx());
         for command in commands {

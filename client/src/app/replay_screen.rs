@@ -60,7 +60,7 @@ impl ReplayScreen {
             LiveGame::Backgammon(game) => out.extend(bg_info(ui, replay, game)),
             LiveGame::Gomoku(_) => {
                 ui.horizontal(|ui| {
-                    ui.label(if replay.viewer() == Side::Black {
+                    ui.label(if replay.gomoku_turned() {
                         "Board turned around"
                     } else {
                         "Board upright (a1 lower left)"
@@ -109,7 +109,7 @@ impl ReplayScreen {
                         _ => Vec::new(),
                     },
                 };
-                let flipped = replay.viewer() == Side::Black;
+                let flipped = replay.gomoku_turned();
                 let view = GomokuView {
                     clicker: None,
                     show_numbers,

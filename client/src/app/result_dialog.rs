@@ -2,6 +2,8 @@
 //! changes, the client's own check of the dice (Backgammon), and what to do next (replay, save, rematch, back to the lobby).
 
 use egui::{Align2, RichText, Ui};
+use tabula_shared::backgammon::GameResultKind;
+use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{EndReason, GameRecord, GameResult};
 
 use super::Command;
@@ -21,10 +23,14 @@ impl RoomScreen {
         if self.result_dismissed {
             return out;
         }
+        // In the lower left corner of the board, where it hides the least
+        // of the position (the winning five stays in sight); it can be moved.
+        let corner = ctx.content_rect().left_bottom() + egui::vec2(16.0, -16.0);
         egui::Window::new("Game over")
             .collapsible(false)
             .resizable(false)
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+            .pivot(Align2::LEFT_BOTTOM)
+            .default_pos(corner)
             .show(ctx, |ui| {
                 outcome(ui, room, result);
                 if let Some(GameRecord::Backgammon { actions, dice, .. }) = &room.record {
@@ -62,26 +68,52 @@ impl RoomScreen {
 
 /// The winner, how the game ended, and the match score.
 fn outcome(ui: &mut Ui, room: &Room, result: &GameResult) {
-    let who = match result.winner {
-        None => "Draw".to_string(),
-        Some(seat) if room.is_player() && room.seat == Some(seat) => "You win!".into(),
-        Some(seat) => format!("{} wins", room.player_name(seat)),
-    };
-    ui.heading(who);
-    ui.label(match result.reason {
-        EndReason::Rules => "by the rules of the game",
-        EndReason::BoardFull => "the board is full",
-        EndReason::Resigned => "by resignation",
-        EndReason::Dropped => "the double was dropped",
-        EndReason::DrawAgreed => "draw agreed",
-        EndReason::Timeout => "on time",
-        EndReason::Abandoned => "the opponent left",
-    });
+    ui.heading(winner_text(room, result));
+    ui.label(reason_text(result, room.live.as_ref()));
     if let Some(score) = result.score {
         ui.label(format!(
             "Final score: White {} · Black {}",
             score[0], score[1]
         ));
+    }
+}
+
+/// "You win!", "Ada wins" or "Draw".
+pub(super) fn winner_text(room: &Room, result: &GameResult) -> String {
+    match result.winner {
+        None => "Draw".to_string(),
+        Some(seat) if room.is_player() && room.seat == Some(seat) => "You win!".into(),
+        Some(seat) => format!("{} wins", room.player_name(seat)),
+    }
+}
+
+/// How the game ended, in the game's own words: "five in a row", "a
+/// gammon (2 points)", "on time".
+pub(super) fn reason_text(result: &GameResult, live: Option<&LiveGame>) -> String {
+    match result.reason {
+        EndReason::Rules => match live {
+            Some(LiveGame::Gomoku(_)) if !result.line.is_empty() => "five in a row".into(),
+            Some(LiveGame::Gomoku(_)) => "a forbidden move for black".into(),
+            Some(LiveGame::Backgammon(game)) => match game.last_result() {
+                Some(last) => {
+                    let kind = match last.kind {
+                        GameResultKind::Single => "a single game",
+                        GameResultKind::Gammon => "a gammon",
+                        GameResultKind::Backgammon => "a backgammon",
+                    };
+                    let unit = if last.points == 1 { "point" } else { "points" };
+                    format!("all checkers borne off: {kind}, {} {unit}", last.points)
+                }
+                None => "all checkers borne off".into(),
+            },
+            None => "by the rules of the game".into(),
+        },
+        EndReason::BoardFull => "the board is full".into(),
+        EndReason::Resigned => "by resignation".into(),
+        EndReason::Dropped => "the double was dropped".into(),
+        EndReason::DrawAgreed => "draw agreed".into(),
+        EndReason::Timeout => "on time".into(),
+        EndReason::Abandoned => "the opponent left".into(),
     }
 }
 
@@ -111,4 +143,28 @@ fn ratings(ui: &mut Ui, room: &Room) {
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::{Gomoku, Point};
+
+    /// Issue 26 #5: every win by the rules read "by the rules of the game".
+    #[test]
+    fn the_reason_says_how_the_game_was_won() {
+        let gomoku = LiveGame::Gomoku(Gomoku::new(Default::default()).expect("default config"));
+        let five = GameResult {
+            winner: None,
+            reason: EndReason::Rules,
+            line: (0..5).map(|x| Point::new(x, 0)).collect(),
+            score: None,
+        };
+        assert_eq!(reason_text(&five, Some(&gomoku)), "five in a row");
+        let timeout = GameResult {
+            reason: EndReason::Timeout,
+            ..five
+        };
+        assert_eq!(reason_text(&timeout, Some(&gomoku)), "on time");
+    }
 }

@@ -11,9 +11,10 @@ use tabula_shared::gomoku::{Gomoku, Phase, Stone, Swap2Choice};
 use tabula_shared::protocol::{GameRecord, RoomStatus, RoomSummary};
 use tabula_shared::seat::Seat;
 
-use super::Command;
 use super::labels::{WARN, dot, game_name, rules_text};
+use super::result_dialog::{reason_text, winner_text};
 use super::room_screen::RoomScreen;
+use super::{Command, Danger};
 use crate::bg_view;
 use crate::dice_check::DiceCheck;
 use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
@@ -97,7 +98,7 @@ impl RoomScreen {
             ))
         ));
         if let Some(GameRecord::Backgammon { actions, .. }) = &room.record
-            && let Some(last) = crate::replay::last_play(actions, self.bg_viewer())
+            && let Some(last) = crate::replay::last_play(actions)
         {
             ui.label(format!("Last move: {last}"));
         }
@@ -272,12 +273,12 @@ fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comman
                     ("Resign a backgammon", ResignKind::Backgammon),
                 ] {
                     if ui.button(label).clicked() {
-                        out.push(Command::Resign(Some(kind)));
+                        out.push(Command::Ask(Some(Danger::Resign(Some(kind)))));
                     }
                 }
             });
         } else if playing && ui.button("Resign").clicked() {
-            out.push(Command::Resign(None));
+            out.push(Command::Ask(Some(Danger::Resign(None))));
         }
         if playing
             && matches!(room.live, Some(LiveGame::Gomoku(_)))
@@ -385,9 +386,14 @@ fn seat_colour(room: &Room, seat: Seat) -> (Color32, &'static str) {
 }
 
 /// Whose turn it is, in words.
-fn status_text(room: &Room) -> String {
-    if room.result.is_some() {
-        return "Game over".into();
+pub(super) fn status_text(room: &Room) -> String {
+    if let Some(result) = &room.result {
+        // The dialog may be closed: the panel keeps saying who won and how.
+        return format!(
+            "Game over — {} ({})",
+            winner_text(room, result),
+            reason_text(result, room.live.as_ref())
+        );
     }
     if room
         .summary

@@ -4,7 +4,7 @@
 use egui::{Color32, RichText, Ui};
 
 use super::labels::{GOOD, WARN, dot};
-use super::{Command, Screen, TabulaApp};
+use super::{Command, Danger, Screen, TabulaApp};
 use crate::net::ConnState;
 
 impl TabulaApp {
@@ -67,7 +67,11 @@ impl TabulaApp {
         }
         let in_room = self.room.room.is_some();
         if in_room && ui.button("Leave room").clicked() {
-            out.push(Command::Leave);
+            out.push(if self.playing() {
+                Command::Ask(Some(Danger::LeaveGame))
+            } else {
+                Command::Leave
+            });
         }
         if !self.session.welcomed {
             return out;
