@@ -21,6 +21,7 @@ pub mod bg_view;
 pub mod dice_check;
 pub mod embedded;
 pub mod export;
+pub mod fonts;
 pub mod gomoku_view;
 pub mod net;
 pub mod replay;

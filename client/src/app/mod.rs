@@ -273,6 +273,7 @@ impl TabulaApp {
 
     /// Draws every panel and applies the commands they return.
     pub fn draw(&mut self, ui: &mut Ui) {
+        crate::fonts::install(ui.ctx());
         let mut commands = Vec::new();
         egui::Panel::top("top").show(ui, |ui| commands.extend(self.status_bar(ui)));
         if self.screen == Screen::Replay && self.replay.replay.is_some() {
