@@ -14,17 +14,22 @@ impl TabulaApp {
         ui.horizontal(|ui| {
             ui.heading("Tabula");
             ui.separator();
-            let (text, colour) = self.status_text();
-            dot(ui, colour, 10.0);
-            ui.label(text);
-            if let Some(note) = &self.session.host_note {
-                ui.separator();
-                ui.label(RichText::new(note).strong());
-            }
+            // The buttons take their room on the right first; the status
+            // line gets what is left, cut short rather than drawn under them.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 out.extend(self.status_buttons(ui));
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    let (text, colour) = self.status_text();
+                    dot(ui, colour, 10.0);
+                    ui.add(egui::Label::new(&text).truncate())
+                        .on_hover_text(text);
+                });
             });
         });
+        // Where friends join: a line of its own, wrapped on a narrow window.
+        if let Some(note) = &self.session.host_note {
+            ui.add(egui::Label::new(RichText::new(note).strong()).wrap());
+        }
         out
     }
 

@@ -14,6 +14,8 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
+mod layout;
+
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
 use crate::dice_check::{DiceCheck, Verdict};
 use crate::net::{NetCommand, NetEvent, Network};

@@ -1,0 +1,82 @@
+//! Layout checks on the app drawn by `egui_kittest` at small window sizes,
+//! with no server: what a narrow window must not overlap or break.
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tabula_shared::protocol::{PROTOCOL_VERSION, ServerMessage};
+
+use super::{app, receive};
+use crate::app::TabulaApp;
+use crate::net::{ConnState, NetEvent};
+
+/// The app, welcomed as a guest, in a window of this size.
+fn harness(size: [f32; 2]) -> Harness<'static, TabulaApp> {
+    let (mut app, _commands) = app();
+    app.handle_event(NetEvent::State(ConnState::Connected));
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Welcome {
+            player_id: "p-ada".into(),
+            name: "Ada".into(),
+            token: "t".into(),
+            rooms: Vec::new(),
+            protocol: PROTOCOL_VERSION,
+            registered: false,
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size(size)
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut TabulaApp| app.draw(ui), app);
+    h.run_steps(3);
+    h
+}
+
+/// Issue 26 #6: at 800×600 the host note was drawn over the Lobby, History
+/// and Leaderboard buttons.
+#[test]
+fn the_top_bar_fits_at_800_by_600() {
+    let mut h = harness([800.0, 600.0]);
+    h.state_mut().session.host_note = Some(
+        "Hosting: friends join at 192.168.100.200:7878 (this computer: 127.0.0.1:7878)".into(),
+    );
+    h.run_steps(3);
+    let note = h.get_by_label_contains("Hosting: friends join").rect();
+    let status = h.get_by_label_contains("Connected to").rect();
+    for button in [
+        "Lobby",
+        "History",
+        "Leaderboard",
+        "Dice",
+        "Account…",
+        "Disconnect",
+    ] {
+        let rect = h.get_by_label(button).rect();
+        assert!(
+            !rect.intersects(note),
+            "{button} {rect:?} under the note {note:?}"
+        );
+        assert!(
+            !rect.intersects(status),
+            "{button} {rect:?} under the status {status:?}"
+        );
+    }
+}
+
+/// Issue 26 #6: toasts broke words apart ("Remat/ch: seats/swapp/ed").
+#[test]
+fn a_toast_keeps_its_words_whole() {
+    let mut h = harness([800.0, 600.0]);
+    // A short toast first: the corner area remembers its narrow size.
+    h.state_mut().toasts.push("Hi");
+    h.run_steps(3);
+    h.state_mut().toasts.push("Rematch: seats swapped");
+    h.run_steps(3);
+    let toast = h.get_by_label("Rematch: seats swapped").rect();
+    let row = h.get_by_label("Lobby").rect().height();
+    assert!(
+        toast.height() < row * 1.5,
+        "one line expected, got {toast:?} (a button row is {row})"
+    );
+}
