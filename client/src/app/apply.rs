@@ -109,6 +109,8 @@ impl TabulaApp {
             }
         };
         self.settings.name = name.clone();
+        self.connect.reached = false;
+        self.connect.unreachable = None;
         let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());
         let address = self.settings.address.trim().to_string();
         let token = self.settings.tokens.get(&address).cloned();

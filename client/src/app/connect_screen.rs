@@ -14,12 +14,33 @@ pub(super) struct ConnectScreen {
     /// The account password typed: kept in memory only, and cleared once the
     /// server has welcomed us.
     pub(super) account_password: String,
+    /// The server of the last Connect has welcomed us at least once: a lost
+    /// connection is then retried, as the server may be restarting.
+    pub(super) reached: bool,
+    /// Why the last Connect found no server, and what to check.
+    pub(super) unreachable: Option<String>,
 }
 
 impl ConnectScreen {
     /// The password to sign in with, if one was typed.
     pub(super) fn account_password(&self) -> Option<String> {
         Some(self.account_password.clone()).filter(|p| !p.is_empty())
+    }
+
+    /// A connection attempt failed. Before the server has ever answered,
+    /// trying again and again helps nobody: the attempt stops and the
+    /// screen says what to check. Returns whether to stop.
+    pub(super) fn attempt_failed(&mut self, address: &str, reason: &str) -> bool {
+        if self.reached {
+            return false;
+        }
+        self.unreachable = Some(format!(
+            "No Tabula server answered at {address} ({reason}). Check that the \
+             server is running and that the address and port are right (a \
+             friend's server: their computer's address on your network, port \
+             7878 unless they chose another), or choose \"Play on this computer\"."
+        ));
+        true
     }
 
     /// Draws the screen.
@@ -68,6 +89,10 @@ impl ConnectScreen {
         if let ConnState::Refused(reason) = conn {
             ui.add_space(8.0);
             ui.label(RichText::new(reason).color(BAD));
+        }
+        if let Some(reason) = &self.unreachable {
+            ui.add_space(8.0);
+            ui.add(egui::Label::new(RichText::new(reason).color(BAD)).wrap());
         }
         ui.add_space(12.0);
         ui.horizontal(|ui| {

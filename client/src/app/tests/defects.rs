@@ -1,0 +1,74 @@
+//! Unit tests of [`TabulaApp::apply`] and the events it reacts to for the
+//! defects of issue 26 that show below the drawing.
+
+use tabula_shared::protocol::{PROTOCOL_VERSION, ServerMessage};
+
+use super::{app, queued, receive};
+use crate::app::{Command, Danger};
+use crate::net::{ConnState, NetCommand, NetEvent};
+
+fn retrying() -> NetEvent {
+    NetEvent::State(ConnState::Retrying {
+        attempt: 1,
+        reason: "IO error: Connection refused (os error 111)".into(),
+        in_secs: 1,
+    })
+}
+
+/// Issue 26 #9: with no server at the address, the client retried forever
+/// and never said what to check.
+#[test]
+fn no_server_at_the_address_stops_and_says_what_to_check() {
+    let (mut app, mut rx) = app();
+    app.apply(Command::Connect);
+    assert!(matches!(queued(&mut rx)[..], [NetCommand::Connect(_)]));
+    app.handle_event(retrying());
+    assert!(matches!(queued(&mut rx)[..], [NetCommand::Disconnect]));
+    assert_eq!(*app.connection(), ConnState::Disconnected);
+    let said = app.connect.unreachable.clone().unwrap_or_default();
+    assert!(
+        said.contains("No Tabula server answered at 127.0.0.1:7878"),
+        "{said}"
+    );
+    assert!(said.contains("Check that the server is running"), "{said}");
+}
+
+/// A server that has answered once is retried when the connection drops:
+/// it may be restarting.
+#[test]
+fn a_server_that_answered_is_retried() {
+    let (mut app, mut rx) = app();
+    app.apply(Command::Connect);
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Welcome {
+            player_id: "p-ada".into(),
+            name: "Ada".into(),
+            token: "t".into(),
+            rooms: Vec::new(),
+            protocol: PROTOCOL_VERSION,
+            registered: false,
+        },
+    );
+    queued(&mut rx);
+    app.handle_event(retrying());
+    assert!(queued(&mut rx).is_empty());
+    assert!(matches!(app.connection(), ConnState::Retrying { .. }));
+    assert_eq!(app.connect.unreachable, None);
+}
+
+/// Issue 26 #1, #2: asking about a destructive action sends nothing; the
+/// question's yes sends it.
+#[test]
+fn asking_before_resigning_sends_nothing() {
+    let (mut app, mut rx) = app();
+    super::join(&mut app, tabula_shared::protocol::Role::Player);
+    app.apply(Command::Ask(Some(Danger::Resign(None))));
+    assert!(queued(&mut rx).is_empty());
+    assert_eq!(app.confirming(), Some(Danger::Resign(None)));
+    app.apply(Command::Ask(None));
+    assert_eq!(app.confirming(), None);
+    app.apply(Danger::LeaveGame.command());
+    assert!(app.room().is_none());
+}
