@@ -384,7 +384,13 @@ impl Room {
         let (c, at) = self.clock.as_ref()?;
         // Action events carry the clock as it was stopped for the mover;
         // the server then starts the next player's clock without saying so.
-        let running = if self.result.is_some() {
+        // No clock runs before the game has started (the room still waits
+        // for an opponent) or after it is over.
+        let waiting = self
+            .summary
+            .as_ref()
+            .is_some_and(|s| s.status == RoomStatus::Waiting);
+        let running = if self.result.is_some() || waiting {
             None
         } else {
             c.running.or_else(|| self.to_act_seat())

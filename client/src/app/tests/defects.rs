@@ -72,3 +72,32 @@ fn asking_before_resigning_sends_nothing() {
     app.apply(Danger::LeaveGame.command());
     assert!(app.room().is_none());
 }
+
+/// Issue 26 #12: the creator's clock ran while the room waited for an
+/// opponent (9:47 after 13 s), then jumped back to 10:00.
+#[test]
+fn no_clock_runs_while_the_room_waits_for_an_opponent() {
+    use std::time::{Duration, Instant};
+    use tabula_shared::protocol::{BgAction, ClockState, RoomStatus};
+
+    let (mut app, _rx) = app();
+    super::join(&mut app, tabula_shared::protocol::Role::Player);
+    let mut snapshot = super::bg_snapshot(vec![BgAction::OpeningRoll { white: 3, black: 1 }], None);
+    snapshot.summary.status = RoomStatus::Waiting;
+    snapshot.clock = Some(ClockState {
+        remaining_ms: [600_000; 2],
+        running: None,
+    });
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(snapshot),
+        },
+    );
+    let room = app.room.room.as_mut().expect("in the room");
+    let clock = room.clock.as_mut().expect("a clock");
+    clock.1 = Instant::now() - Duration::from_secs(13);
+    assert_eq!(room.clock_now(), Some(([600_000; 2], None)));
+}
