@@ -331,6 +331,15 @@ impl Room {
         // A new action withdraws a pending takeback or draw.
         self.offers.retain(|o| o.kind == OfferKind::Rematch);
         updates.extend(before);
+        // A game of the match ended (a dropped double, an accepted
+        // resignation, the last checker off): say so, as the next game
+        // starts at once.
+        if let LiveGame::Backgammon(game) = &*live
+            && matches!(game.phase(), GamePhase::GameOver { .. })
+            && let Some(text) = game_end_text(game)
+        {
+            updates.push(RoomUpdate::Notice(text));
+        }
         if let (LiveGame::Backgammon(game), ActionRecord::Backgammon(BgAction::Roll { side, dice })) =
             (&*live, &action)
             && *game.phase()
@@ -494,6 +503,33 @@ pub fn offer_declined_text(offer: &PendingOffer) -> String {
             resign_value(offer)
         ),
     }
+}
+
+/// The last finished game of a Backgammon match and the score after it:
+/// "White wins a gammon (2 points): the double was dropped. Score: White 2 ·
+/// Black 0". None before the first game ends.
+pub fn game_end_text(game: &BgMatch) -> Option<String> {
+    use tabula_shared::backgammon::{EndReason, GameResultKind};
+    let last = game.last_result()?;
+    let kind = match last.kind {
+        GameResultKind::Single => "a single game",
+        GameResultKind::Gammon => "a gammon",
+        GameResultKind::Backgammon => "a backgammon",
+    };
+    let how = match last.reason {
+        EndReason::Dropped => ": the double was dropped",
+        EndReason::Resigned => ": resignation accepted",
+        EndReason::BearOff => ": all checkers borne off",
+    };
+    let unit = if last.points == 1 { "point" } else { "points" };
+    let score = game.score();
+    Some(format!(
+        "{} wins {kind} ({} {unit}){how}. Score: White {} · Black {}",
+        side_name(last.winner),
+        last.points,
+        score[0],
+        score[1]
+    ))
 }
 
 /// "White" or "Black".

@@ -57,6 +57,12 @@ impl RoomScreen {
                 } else {
                     view.dice = match *game.phase() {
                         GamePhase::Moving { side, dice } => Some((side, [dice.a, dice.b])),
+                        // The roll just played stays in sight until the
+                        // next one (the opponent's dice no longer vanish
+                        // when its animation ends).
+                        GamePhase::AwaitingRoll { .. } | GamePhase::CubeOffered { .. } => {
+                            last_roll(room)
+                        }
                         _ => None,
                     };
                     if let Some(turn) = &self.bg {
@@ -83,6 +89,21 @@ impl RoomScreen {
             }
         }
     }
+}
+
+/// The last roll of the game in progress and whose it was (the opening
+/// roll's two dice count as White's, as the replay shows them).
+pub(super) fn last_roll(room: &Room) -> Option<(Side, [u8; 2])> {
+    use tabula_shared::protocol::{BgAction, GameRecord};
+    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+        return None;
+    };
+    actions.iter().rev().find_map(|a| match a {
+        BgAction::NextGame => Some(None),
+        BgAction::Roll { side, dice } => Some(Some((*side, *dice))),
+        BgAction::OpeningRoll { white, black } => Some(Some((Side::White, [*white, *black]))),
+        _ => None,
+    })?
 }
 
 /// The Gomoku board; a click on it places a stone when it is our turn.

@@ -86,6 +86,9 @@ impl RoomScreen {
                 }
             )
         });
+        if let Some(text) = crate::room::game_end_text(game) {
+            ui.label(RichText::new(format!("Last game: {text}")).italics());
+        }
         let (w, b) = game.position_for(Side::White).pip_count();
         ui.label(format!("Pips: White {w} · Black {b}"));
         let cube = game.cube();

@@ -101,3 +101,70 @@ fn no_clock_runs_while_the_room_waits_for_an_opponent() {
     clock.1 = Instant::now() - Duration::from_secs(13);
     assert_eq!(room.clock_now(), Some(([600_000; 2], None)));
 }
+
+/// Issue 26 #11: after a dropped double the next game began with only the
+/// score line changed; and the opponent's dice vanished after its play.
+#[test]
+fn a_dropped_double_is_announced_and_the_last_roll_stays() {
+    use tabula_shared::backgammon::Side;
+    use tabula_shared::protocol::{ActionRecord, BgAction, RoomEvent};
+
+    let (mut app, _rx) = app();
+    super::join(&mut app, tabula_shared::protocol::Role::Player);
+    let mut snapshot = super::bg_snapshot(
+        vec![
+            BgAction::OpeningRoll { white: 3, black: 1 },
+            BgAction::Play {
+                side: Side::White,
+                play: "8/5 6/5".parse().expect("play"),
+            },
+        ],
+        None,
+    );
+    if let tabula_shared::protocol::GameOptions::Backgammon(c) = &mut snapshot.summary.options.game
+    {
+        c.length = 5;
+    }
+    if let tabula_shared::protocol::GameRecord::Backgammon { config, .. } = &mut snapshot.record {
+        config.length = 5;
+    }
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(snapshot),
+        },
+    );
+    let room = app.room.room.as_ref().expect("in the room");
+    assert_eq!(
+        crate::app::board_panel::last_roll(room),
+        Some((Side::White, [3, 1])),
+        "White's roll stays shown while Black is to roll"
+    );
+    let mut seq = 1;
+    for action in [
+        BgAction::Double { side: Side::Black },
+        BgAction::Drop { side: Side::White },
+    ] {
+        seq += 1;
+        receive(
+            &mut app,
+            None,
+            ServerMessage::Event {
+                room_id: "r1".into(),
+                seq,
+                event: RoomEvent::Action {
+                    action: ActionRecord::Backgammon(action),
+                    clock: None,
+                },
+            },
+        );
+    }
+    assert_eq!(
+        app.toasts().last().map(String::as_str),
+        Some(
+            "Black wins a single game (1 point): the double was dropped. Score: White 0 · Black 1"
+        )
+    );
+}
