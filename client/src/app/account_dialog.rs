@@ -63,14 +63,23 @@ impl AccountDialog {
         self.note = None;
     }
 
-    /// Sends a `register` with the password typed, if both fields agree.
+    /// Sends a `register` with the password typed, if both fields agree
+    /// and its length is one the server takes. The fields keep what was
+    /// typed until the server has registered the name, so a mistake is
+    /// corrected, not typed again.
     pub(super) fn register(&mut self, requests: &mut Requests) {
         if self.password != self.confirm {
             self.note = Some(AccountNote::Failed("The two passwords differ.".into()));
             return;
         }
-        let password = std::mem::take(&mut self.password);
-        self.confirm.clear();
+        let length = self.password.chars().count();
+        if !(8..=128).contains(&length) {
+            self.note = Some(AccountNote::Failed(format!(
+                "The password has {length} characters: it needs 8 to 128."
+            )));
+            return;
+        }
+        let password = self.password.clone();
         self.request = Some(requests.send(ClientMessage::Register { password }));
         self.note = Some(AccountNote::Pending);
     }
@@ -78,6 +87,8 @@ impl AccountDialog {
     /// The server registered our name.
     pub(super) fn registered(&mut self, name: &str) {
         self.request = None;
+        self.password.clear();
+        self.confirm.clear();
         self.note = Some(AccountNote::Done(format!(
             "Registered: \"{name}\" is now your account. Sign in with it from any computer."
         )));
@@ -132,6 +143,8 @@ impl AccountDialog {
         ui.label(RichText::new(format!("Playing as a guest: {name}")).strong());
         ui.label("Register this name to keep it, sign in from any computer and play rated games.");
         ui.add_space(6.0);
+        // Enter in the second field registers, as the button does.
+        let mut entered = false;
         egui::Grid::new("register")
             .num_columns(2)
             .spacing([10.0, 6.0])
@@ -145,17 +158,18 @@ impl AccountDialog {
                 .labelled_by(l.id);
                 ui.end_row();
                 let l = ui.label("Confirm password");
-                ui.add(egui::TextEdit::singleline(&mut self.confirm).password(true))
+                let confirm = ui
+                    .add(egui::TextEdit::singleline(&mut self.confirm).password(true))
                     .labelled_by(l.id);
+                entered = confirm.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.end_row();
             });
         let pending = self.note == Some(AccountNote::Pending);
+        let ready = !pending && !self.password.is_empty();
         if ui
-            .add_enabled(
-                !pending && !self.password.is_empty(),
-                egui::Button::new("Register this name"),
-            )
+            .add_enabled(ready, egui::Button::new("Register this name"))
             .clicked()
+            || (ready && entered)
         {
             out.push(Command::Register);
         }

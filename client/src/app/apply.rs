@@ -79,7 +79,7 @@ impl TabulaApp {
             Command::Connect => self.connect(),
             Command::PlayHere => {
                 if let Err(reason) = validate_name(&self.settings.name) {
-                    self.toasts.push(format!("Name: {reason}"));
+                    self.connect.name_error = Some(reason.to_string());
                     return;
                 }
                 match self.session.host(&mut self.settings) {
@@ -104,10 +104,11 @@ impl TabulaApp {
         let name = match validate_name(&self.settings.name) {
             Ok(name) => name,
             Err(reason) => {
-                self.toasts.push(format!("Name: {reason}"));
+                self.connect.name_error = Some(reason.to_string());
                 return;
             }
         };
+        self.connect.name_error = None;
         self.settings.name = name.clone();
         self.connect.reached = false;
         self.connect.unreachable = None;

@@ -17,6 +17,8 @@ pub(super) struct ConnectScreen {
     /// The server of the last Connect has welcomed us at least once: a lost
     /// connection is then retried, as the server may be restarting.
     pub(super) reached: bool,
+    /// Why the name typed was refused, shown under the name field.
+    pub(super) name_error: Option<String>,
     /// Why the last Connect found no server, and what to check.
     pub(super) unreachable: Option<String>,
 }
@@ -64,6 +66,11 @@ impl ConnectScreen {
                 ui.text_edit_singleline(&mut settings.name)
                     .labelled_by(l.id);
                 ui.end_row();
+                if let Some(reason) = &self.name_error {
+                    ui.label("");
+                    ui.label(RichText::new(format!("Name: {reason}")).color(BAD));
+                    ui.end_row();
+                }
                 let l = ui.label("Server address");
                 ui.text_edit_singleline(&mut settings.address)
                     .labelled_by(l.id);

@@ -168,3 +168,24 @@ fn a_dropped_double_is_announced_and_the_last_roll_stays() {
         )
     );
 }
+
+/// Issue 26 #13: a too-short password cleared both fields (and went to the
+/// server to be refused).
+#[test]
+fn a_short_password_is_refused_here_and_kept() {
+    use crate::app::AccountNote;
+    let (mut app, mut rx) = app();
+    app.apply(Command::ShowAccount(true));
+    app.account.password = "short".into();
+    app.account.confirm = "short".into();
+    app.apply(Command::Register);
+    assert!(queued(&mut rx).is_empty());
+    let Some(AccountNote::Failed(text)) = app.account_note() else {
+        panic!("no failure shown: {:?}", app.account_note());
+    };
+    assert!(text.contains("8 to 128"), "{text}");
+    assert_eq!(
+        (app.account.password.as_str(), app.account.confirm.as_str()),
+        ("short", "short")
+    );
+}
