@@ -33,6 +33,7 @@ impl TabulaApp {
                 }
             }
             Command::Leave => {
+                self.export = None;
                 self.room.leave(&mut self.requests);
                 self.requests.send(ClientMessage::ListRooms);
             }
@@ -207,6 +208,10 @@ impl TabulaApp {
     /// Moving between the lobby, the history, the leaderboard and the replay
     /// viewer.
     fn apply_navigation(&mut self, command: Command) {
+        // The Save window belongs to the screen it was opened from.
+        if matches!(command, Command::ShowScreen(_) | Command::CloseReplay) {
+            self.export = None;
+        }
         match command {
             Command::ShowScreen(screen) => {
                 match screen {

@@ -59,7 +59,8 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
                 None => {}
             }
         });
-    if !open {
+    // Esc closes it, as the close button does.
+    if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
         out.push(Command::CloseExport);
     }
     out

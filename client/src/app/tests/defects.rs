@@ -189,3 +189,64 @@ fn a_short_password_is_refused_here_and_kept() {
         ("short", "short")
     );
 }
+
+/// Issue 26 #13: the Save window stayed open across screens.
+#[test]
+fn the_save_window_closes_with_its_screen() {
+    use crate::app::Screen;
+    let (mut app, _rx) = app();
+    let game = finished_gomoku();
+    app.replay.replay = Some(crate::replay::Replay::new(game, None));
+    app.apply(Command::ExportReplay);
+    assert!(app.export_form().is_some());
+    app.apply(Command::ShowScreen(Screen::Leaderboard));
+    assert!(app.export_form().is_none());
+}
+
+/// A finished Gomoku game with no move, between Ada and Bob.
+fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
+    use tabula_shared::gomoku::GomokuConfig;
+    use tabula_shared::protocol::{
+        ColourChoice, EndReason, FinishedGame, GameOptions, GameRecord, GameResult, GameSummary,
+        Opponent, PlayerInfo, RoomOptions, SeatInfo,
+    };
+    use tabula_shared::seat::Seat;
+    let seat = |seat, name: &str| SeatInfo {
+        seat,
+        player: Some(PlayerInfo {
+            id: format!("p-{name}"),
+            name: name.into(),
+            ai: None,
+        }),
+        connected: true,
+        grace_ms: None,
+    };
+    FinishedGame {
+        summary: GameSummary {
+            game_id: "g-1".into(),
+            options: RoomOptions {
+                game: GameOptions::Gomoku(GomokuConfig::default()),
+                opponent: Opponent::Human,
+                colour: ColourChoice::Black,
+                time_control: None,
+                private: false,
+                takebacks: true,
+                rated: false,
+            },
+            seats: vec![seat(Seat::First, "Ada"), seat(Seat::Second, "Bob")],
+            result: GameResult {
+                winner: Some(Seat::Second),
+                reason: EndReason::Resigned,
+                line: vec![],
+                score: None,
+            },
+            actions: 0,
+            started_at: 0,
+            ended_at: 0,
+        },
+        record: GameRecord::Gomoku {
+            config: GomokuConfig::default(),
+            actions: vec![],
+        },
+    }
+}
