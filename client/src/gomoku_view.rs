@@ -126,6 +126,9 @@ pub fn column_letter(x: u8) -> char {
 /// Wood colour of the board.
 pub const WOOD: Color32 = Color32::from_rgb(222, 184, 125);
 
+/// The colour that marks the last move.
+const LAST_MARK: Color32 = Color32::from_rgb(220, 40, 40);
+
 /// Paints the board and returns the point clicked, if the click is legal.
 pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     let available = ui.available_rect_before_wrap();
@@ -207,14 +210,14 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
             );
         }
     }
-    if let Some(p) = game.moves().last()
-        && !view.show_numbers
-    {
-        painter.circle_filled(
-            geo.to_screen(*p),
-            radius * 0.25,
-            Color32::from_rgb(220, 40, 40),
-        );
+    // The last move: a dot on the stone, or a ring round it when the stone
+    // carries its number.
+    if let Some(p) = game.moves().last() {
+        if view.show_numbers {
+            painter.circle_stroke(geo.to_screen(*p), radius + 1.0, Stroke::new(2.5, LAST_MARK));
+        } else {
+            painter.circle_filled(geo.to_screen(*p), radius * 0.25, LAST_MARK);
+        }
     }
     for p in &view.line {
         painter.circle_stroke(
@@ -286,6 +289,40 @@ pub fn draw_stone(painter: &egui::Painter, c: Pos2, r: f32, stone: Stone, alpha:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26 #13: with move numbers on, the last move lost its mark.
+    #[test]
+    fn the_last_move_is_marked_with_numbers_on_too() {
+        use tabula_shared::seat::Seat;
+        let mut game = Gomoku::new(Default::default()).expect("default config");
+        game.play(Seat::First, Point::new(7, 7)).expect("legal");
+        game.play(Seat::Second, Point::new(8, 8)).expect("legal");
+        for show_numbers in [false, true] {
+            let view = GomokuView {
+                clicker: None,
+                show_numbers,
+                line: Vec::new(),
+                forbidden: Vec::new(),
+                flipped: false,
+            };
+            let mut h = egui_kittest::Harness::builder()
+                .with_size([400.0, 400.0])
+                .build_ui(|ui| {
+                    show(ui, &game, &view);
+                });
+            h.run();
+            let marks = h
+                .output()
+                .shapes
+                .iter()
+                .filter(|s| match &s.shape {
+                    egui::Shape::Circle(c) => c.fill == LAST_MARK || c.stroke.color == LAST_MARK,
+                    _ => false,
+                })
+                .count();
+            assert_eq!(marks, 1, "numbers {show_numbers}");
+        }
+    }
 
     fn geo() -> GomokuGeometry {
         GomokuGeometry::fit(Rect::from_min_size(pos2(0.0, 0.0), vec2(160.0, 200.0)), 15)

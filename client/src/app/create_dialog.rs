@@ -20,7 +20,9 @@ pub(super) fn create_dialog(
     egui::Window::new("Create room")
         .collapsible(false)
         .resizable(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        // Held by its top edge: rows appearing or going below (the rules of
+        // the other game) never move the rows above under the pointer.
+        .anchor(Align2::CENTER_TOP, [0.0, 48.0])
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
                 ui.label("Game");
@@ -36,17 +38,22 @@ pub(super) fn create_dialog(
             seating(ui, f);
             clock(ui, f);
             ui.checkbox(&mut f.private, "Private (join by code)");
-            if !f.vs_ai {
-                let mut rated = f.rated && registered;
-                let response = ui
-                    .add_enabled(registered, egui::Checkbox::new(&mut rated, "Rated"))
-                    .on_hover_text("The result changes both players' ratings")
-                    .on_disabled_hover_text(
-                        "Rated games are for registered names: register yours under Account…",
-                    );
-                if response.changed() {
-                    f.rated = rated;
-                }
+            // Always there (greyed against the AI), so that the rows do not
+            // move when the opponent changes.
+            let mut rated = f.rated && registered && !f.vs_ai;
+            let response = ui
+                .add_enabled(
+                    registered && !f.vs_ai,
+                    egui::Checkbox::new(&mut rated, "Rated"),
+                )
+                .on_hover_text("The result changes both players' ratings")
+                .on_disabled_hover_text(if f.vs_ai {
+                    "Games against the AI are not rated"
+                } else {
+                    "Rated games are for registered names: register yours under Account…"
+                });
+            if response.changed() {
+                f.rated = rated;
             }
             ui.separator();
             ui.horizontal(|ui| {

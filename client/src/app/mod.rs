@@ -167,7 +167,19 @@ impl TabulaApp {
             .and_then(|s| eframe::get_value(s, crate::settings::STORAGE_KEY))
             .unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
-        TabulaApp::new(settings, move || ctx.request_repaint())
+        let mut app = TabulaApp::new(settings, move || ctx.request_repaint());
+        app.resume_on_launch();
+        app
+    }
+
+    /// Connects at once when this client has played on the saved server
+    /// before (it holds a resume token for it): the player gets their
+    /// identity and seats back without pressing Connect.
+    pub fn resume_on_launch(&mut self) {
+        let address = self.settings.address.trim();
+        if !self.settings.name.trim().is_empty() && self.settings.tokens.contains_key(address) {
+            self.apply(Command::Connect);
+        }
     }
 
     /// The connection state.

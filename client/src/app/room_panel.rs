@@ -344,8 +344,13 @@ fn offers(ui: &mut Ui, room: &Room) -> Vec<Command> {
 fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
     let mut out = Vec::new();
     ui.label(RichText::new("Chat").strong());
+    // The chat fills the rest of the panel from the first line on, so the
+    // line being typed stays where it is as messages come.
+    let height = (ui.available_height() - 40.0).max(60.0);
     egui::ScrollArea::vertical()
-        .max_height((ui.available_height() - 40.0).max(60.0))
+        .min_scrolled_height(height)
+        .max_height(height)
+        .auto_shrink([false, false])
         .stick_to_bottom(true)
         .show(ui, |ui| {
             for line in &room.chat {

@@ -250,3 +250,20 @@ fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
         },
     }
 }
+
+/// Issue 26 #13: the client remembered the server but did not reconnect on
+/// launch.
+#[test]
+fn a_known_server_is_reconnected_on_launch() {
+    let (mut app, mut rx) = app();
+    app.resume_on_launch();
+    assert!(queued(&mut rx).is_empty(), "never played there: wait");
+    app.settings
+        .tokens
+        .insert(crate::settings::DEFAULT_ADDRESS.into(), "token".into());
+    app.resume_on_launch();
+    assert!(matches!(
+        &queued(&mut rx)[..],
+        [NetCommand::Connect(t)] if t.token.as_deref() == Some("token")
+    ));
+}

@@ -80,3 +80,63 @@ fn a_toast_keeps_its_words_whole() {
         "one line expected, got {toast:?} (a button row is {row})"
     );
 }
+
+/// Issue 26 #13: the create dialog jumped when the "Rated" row appeared,
+/// so the next click landed on the wrong row.
+#[test]
+fn the_create_dialog_keeps_its_rows_in_place() {
+    let mut h = harness([1280.0, 800.0]);
+    h.state_mut().apply(crate::app::Command::ShowCreate(true));
+    h.run_steps(3);
+    let private = || "Private (join by code)";
+    let before = h.get_by_label(private()).rect();
+    h.state_mut().settings.create.vs_ai = false;
+    h.run_steps(3);
+    assert_eq!(h.get_by_label(private()).rect(), before);
+    h.state_mut().settings.create.game = tabula_shared::protocol::GameKind::Backgammon;
+    h.run_steps(3);
+    assert!(h.get_by_label("Create").rect().top() > before.top());
+    assert_eq!(
+        h.get_by_label("Gomoku").rect().top(),
+        h.get_by_label("Backgammon").rect().top(),
+        "the game row stays at the top"
+    );
+}
+
+/// Issue 26 #13: the chat line being typed moved down with each message.
+#[test]
+fn the_chat_input_stays_put_as_messages_come() {
+    use tabula_shared::protocol::{ChatLine, Role, RoomEvent};
+    let mut h = harness([1280.0, 800.0]);
+    super::join(h.state_mut(), Role::Player);
+    receive(
+        h.state_mut(),
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(super::bg_snapshot(Vec::new(), None)),
+        },
+    );
+    h.run_steps(3);
+    let input = || "Send";
+    let before = h.get_by_label(input()).rect();
+    for seq in 2..6 {
+        receive(
+            h.state_mut(),
+            None,
+            ServerMessage::Event {
+                room_id: "r1".into(),
+                seq,
+                event: RoomEvent::Chat {
+                    line: ChatLine {
+                        from: "p2".into(),
+                        spectator: false,
+                        text: format!("message {seq}"),
+                    },
+                },
+            },
+        );
+        h.run_steps(2);
+        assert_eq!(h.get_by_label(input()).rect(), before, "after {seq}");
+    }
+}
