@@ -142,12 +142,10 @@ fn a_dropped_double_is_announced_and_the_last_roll_stays() {
         Some((Side::White, [3, 1])),
         "White's roll stays shown while Black is to roll"
     );
-    let mut seq = 1;
-    for action in [
-        BgAction::Double { side: Side::Black },
-        BgAction::Drop { side: Side::White },
+    for (seq, action) in [
+        (2, BgAction::Double { side: Side::Black }),
+        (3, BgAction::Drop { side: Side::White }),
     ] {
-        seq += 1;
         receive(
             &mut app,
             None,
