@@ -171,7 +171,7 @@ fn turn_view(turn: &BgTurn, side: Side, view: &mut BgView) -> Board {
         .selected
         .map(|s| {
             turn.builder
-                .destinations(s)
+                .reach(s)
                 .into_iter()
                 .map(Loc::from_number)
                 .collect()
