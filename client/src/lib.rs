@@ -15,6 +15,10 @@
 
 #![warn(missing_docs)]
 
+// The interface's translations (client/locales/*.yml), compiled in; a key
+// missing in a language falls back to English.
+rust_i18n::i18n!("locales", fallback = "en");
+
 pub mod app;
 pub mod bg_moves;
 pub mod bg_view;

@@ -738,7 +738,8 @@ fn finished_games_are_in_the_history_and_replay() {
         .path
         .clone();
     assert!(
-        proposed.ends_with(".sgf") && proposed.contains("tabula-g-"),
+        // Named after the date and the players, not the game id (issue 26 #13).
+        proposed.ends_with(".sgf") && proposed.contains("tabula 20") && proposed.contains("Gus vs"),
         "{proposed}"
     );
     let sgf = dir.path().join("gomoku.sgf");

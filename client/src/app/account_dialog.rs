@@ -75,7 +75,7 @@ impl AccountDialog {
         let length = self.password.chars().count();
         if !(8..=128).contains(&length) {
             self.note = Some(AccountNote::Failed(format!(
-                "The password has {length} characters: it needs 8 to 128."
+                "Weak password: it has {length} characters; a password has 8 to 128."
             )));
             return;
         }

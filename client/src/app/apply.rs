@@ -45,6 +45,7 @@ impl TabulaApp {
             | Command::ReplayFlip
             | Command::CloseReplay => self.apply_navigation(command),
             Command::ShowAccount(open) => self.account.show(open),
+            Command::ShowSettings(open) => self.settings_open = open,
             Command::Register => self.account.register(&mut self.requests),
             Command::ExportGame(_)
             | Command::ExportReplay

@@ -46,8 +46,9 @@ impl RoomScreen {
                 };
                 let mut out = Vec::new();
                 let mut board = game.board();
+                let hop_secs = HOP_SECS / self.animation_speed.max(0.5);
                 if let Some(anim) = self.anims.front_mut() {
-                    match anim_frame(anim, viewer, &mut view) {
+                    match anim_frame(anim, viewer, hop_secs, &mut view) {
                         Some(b) => board = b,
                         None => {
                             self.anims.pop_front();
@@ -182,7 +183,7 @@ fn turn_view(turn: &BgTurn, side: Side, view: &mut BgView) -> Board {
 
 /// The board in the middle of an opponent's hop, with the flying checker
 /// set in `view`; `None` once the last hop is done.
-fn anim_frame(anim: &mut Anim, viewer: Side, view: &mut BgView) -> Option<Board> {
+fn anim_frame(anim: &mut Anim, viewer: Side, hop_secs: f32, view: &mut BgView) -> Option<Board> {
     let to_viewer = |side: Side, n: u8| -> Loc {
         match n {
             25 => Loc::Bar,
@@ -192,7 +193,7 @@ fn anim_frame(anim: &mut Anim, viewer: Side, view: &mut BgView) -> Option<Board>
         }
     };
     let start = *anim.start.get_or_insert_with(Instant::now);
-    let t = start.elapsed().as_secs_f32() / HOP_SECS;
+    let t = start.elapsed().as_secs_f32() / hop_secs;
     let k = t.floor() as usize;
     if k >= anim.hops.len() {
         return None;

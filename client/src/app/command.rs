@@ -96,6 +96,8 @@ pub enum Command {
     ReplayFlip,
     /// Leave the replay viewer.
     CloseReplay,
+    /// Open or close the Settings window.
+    ShowSettings(bool),
     /// Open or close the account window.
     ShowAccount(bool),
     /// Register our name with the password typed in the account window.

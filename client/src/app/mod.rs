@@ -21,6 +21,7 @@ use crate::settings::Settings;
 
 mod account_dialog;
 mod apply;
+mod autoplay;
 mod bg_turn;
 mod board_panel;
 mod command;
@@ -40,6 +41,7 @@ mod result_dialog;
 mod room_panel;
 mod room_screen;
 mod session;
+mod settings_window;
 mod status;
 mod toasts;
 
@@ -123,6 +125,14 @@ pub struct TabulaApp {
     toasts: Toasts,
     /// The destructive action waiting for the player's yes.
     confirm: Option<Danger>,
+    /// The Settings window is open.
+    settings_open: bool,
+    /// The record length at which the app last rolled or sent a play by
+    /// itself (see `autoplay`).
+    autoplayed: Option<usize>,
+    /// The locale the translations are set to (set again when the
+    /// language setting changes).
+    locale: &'static str,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -155,6 +165,9 @@ impl TabulaApp {
             export: None,
             toasts: Toasts::default(),
             confirm: None,
+            settings_open: false,
+            autoplayed: None,
+            locale: "",
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -286,6 +299,7 @@ impl TabulaApp {
     /// Draws every panel and applies the commands they return.
     pub fn draw(&mut self, ui: &mut Ui) {
         crate::fonts::install(ui.ctx());
+        self.apply_look(ui.ctx());
         let mut commands = Vec::new();
         egui::Panel::top("top").show(ui, |ui| commands.extend(self.status_bar(ui)));
         if self.screen == Screen::Replay && self.replay.replay.is_some() {
@@ -303,6 +317,12 @@ impl TabulaApp {
         if self.session.welcomed && self.account.open {
             commands.extend(self.account.ui(ui.ctx(), &self.session));
         }
+        if self.settings_open {
+            commands.extend(settings_window::settings_window(
+                ui.ctx(),
+                &mut self.settings,
+            ));
+        }
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));
         }
@@ -316,6 +336,20 @@ impl TabulaApp {
         self.toasts.ui(ui.ctx());
         for command in commands {
             self.apply(command);
+        }
+    }
+
+    /// Applies the theme and the language of the settings.
+    fn apply_look(&mut self, ctx: &egui::Context) {
+        let theme = self.settings.theme.preference();
+        if ctx.options(|o| o.theme_preference) != theme {
+            ctx.set_theme(theme);
+        }
+        let system = sys_locale::get_locale();
+        let locale = self.settings.language.locale(system.as_deref());
+        if self.locale != locale {
+            self.locale = locale;
+            rust_i18n::set_locale(locale);
         }
     }
 
@@ -339,6 +373,7 @@ impl TabulaApp {
 
     /// The room view: the room panel, the board and the game-over dialog.
     fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        self.room.animation_speed = self.settings.animation_speed.clamp(0.5, 3.0);
         egui::Panel::right("room")
             .default_size(300.0)
             .show(ui, |ui| {

@@ -22,6 +22,7 @@ impl TabulaApp {
             self.apply(Command::SendDiceSeed);
         }
         self.room.sync_bg_turn();
+        self.autoplay();
         self.toasts.expire();
         if !self.toasts.is_empty() || self.room.ticking() {
             ctx.request_repaint_after(Duration::from_millis(250));

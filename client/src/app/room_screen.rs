@@ -49,6 +49,8 @@ pub(super) struct RoomScreen {
     /// The `request_id` of the last `dice_seed`, whose refusal (the first
     /// roll came first) is no news for the player.
     pub(super) dice_seed_request: Option<u64>,
+    /// How fast opponents' checkers move (the setting, 0.5 to 3).
+    pub(super) animation_speed: f32,
 }
 
 impl RoomScreen {

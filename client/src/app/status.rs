@@ -2,6 +2,7 @@
 //! buttons that change screen, open the account window or leave.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 
 use super::labels::{GOOD, WARN, dot};
 use super::{Command, Danger, Screen, TabulaApp};
@@ -69,6 +70,9 @@ impl TabulaApp {
         let mut out = Vec::new();
         if self.session.online() && ui.button("Disconnect").clicked() {
             out.push(Command::Disconnect);
+        }
+        if ui.button(t!("settings.title")).clicked() {
+            out.push(Command::ShowSettings(!self.settings_open));
         }
         let in_room = self.room.room.is_some();
         if in_room && ui.button("Leave room").clicked() {
