@@ -31,6 +31,7 @@ pub mod net;
 pub mod replay;
 pub mod room;
 pub mod settings;
+mod translations;
 
 pub use app::{Command, TabulaApp};
 pub use settings::Settings;

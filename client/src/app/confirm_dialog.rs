@@ -6,6 +6,7 @@
 //! double click (on Rematch, say) never answers it.
 
 use egui::{Id, RichText};
+use rust_i18n::t;
 use tabula_shared::backgammon::ResignKind;
 
 use super::Command;
@@ -21,34 +22,34 @@ pub enum Danger {
 
 impl Danger {
     /// The question.
-    fn question(self) -> &'static str {
+    fn question(self) -> String {
         match self {
-            Danger::Resign(None) => "Resign this game?",
-            Danger::Resign(Some(ResignKind::Single)) => "Resign a single game?",
-            Danger::Resign(Some(ResignKind::Gammon)) => "Resign a gammon?",
-            Danger::Resign(Some(ResignKind::Backgammon)) => "Resign a backgammon?",
-            Danger::LeaveGame => "Leave the game?",
+            Danger::Resign(None) => t!("confirm.resign"),
+            Danger::Resign(Some(ResignKind::Single)) => t!("confirm.resign_single"),
+            Danger::Resign(Some(ResignKind::Gammon)) => t!("confirm.resign_gammon"),
+            Danger::Resign(Some(ResignKind::Backgammon)) => t!("confirm.resign_backgammon"),
+            Danger::LeaveGame => t!("confirm.leave"),
         }
+        .into()
     }
 
     /// What follows from it, in a line under the question.
-    fn consequence(self) -> &'static str {
+    fn consequence(self) -> String {
         match self {
-            Danger::Resign(None) => "Your opponent wins the game.",
-            Danger::Resign(Some(_)) => "Your opponent may accept it and win these points.",
-            Danger::LeaveGame => {
-                "Your game is still running: leaving gives up your seat, \
-                 and your opponent may claim the win."
-            }
+            Danger::Resign(None) => t!("confirm.resign_why"),
+            Danger::Resign(Some(_)) => t!("confirm.resign_offer_why"),
+            Danger::LeaveGame => t!("confirm.leave_why"),
         }
+        .into()
     }
 
     /// The label of the button that does it.
-    fn confirm_label(self) -> &'static str {
+    fn confirm_label(self) -> String {
         match self {
-            Danger::Resign(_) => "Yes, resign",
-            Danger::LeaveGame => "Yes, leave",
+            Danger::Resign(_) => t!("confirm.yes_resign"),
+            Danger::LeaveGame => t!("confirm.yes_leave"),
         }
+        .into()
     }
 
     /// The command it stands for.
@@ -70,7 +71,7 @@ pub(super) fn confirm_dialog(ctx: &egui::Context, danger: Danger) -> Vec<Command
         ui.add_space(8.0);
         ui.horizontal(|ui| {
             // Cancel first: it is the one a stray click should find.
-            if ui.button("Cancel").clicked() {
+            if ui.button(t!("confirm.cancel")).clicked() {
                 out.push(Command::Ask(None));
             }
             ui.add_space(24.0);

@@ -2,6 +2,7 @@
 //! server and the passwords, then connects or hosts a game here.
 
 use egui::{Key, RichText, Ui};
+use rust_i18n::t;
 
 use super::Command;
 use super::labels::BAD;
@@ -36,12 +37,8 @@ impl ConnectScreen {
         if self.reached {
             return false;
         }
-        self.unreachable = Some(format!(
-            "No Tabula server answered at {address} ({reason}). Check that the \
-             server is running and that the address and port are right (a \
-             friend's server: their computer's address on your network, port \
-             7878 unless they chose another), or choose \"Play on this computer\"."
-        ));
+        self.unreachable =
+            Some(t!("connect.unreachable", address = address, reason = reason).into());
         true
     }
 
@@ -55,42 +52,42 @@ impl ConnectScreen {
         let mut out = Vec::new();
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
-            ui.heading("Gomoku and Backgammon with friends");
+            ui.heading(t!("connect.heading"));
             ui.add_space(20.0);
         });
         egui::Grid::new("connect")
             .num_columns(2)
             .spacing([12.0, 10.0])
             .show(ui, |ui| {
-                let l = ui.label("Display name");
+                let l = ui.label(t!("connect.name"));
                 ui.text_edit_singleline(&mut settings.name)
                     .labelled_by(l.id);
                 ui.end_row();
                 if let Some(reason) = &self.name_error {
                     ui.label("");
-                    ui.label(RichText::new(format!("Name: {reason}")).color(BAD));
+                    ui.label(RichText::new(t!("connect.name_error", reason = reason)).color(BAD));
                     ui.end_row();
                 }
-                let l = ui.label("Server address");
+                let l = ui.label(t!("connect.address"));
                 ui.text_edit_singleline(&mut settings.address)
                     .labelled_by(l.id);
                 ui.end_row();
-                let l = ui.label("Server password");
+                let l = ui.label(t!("connect.server_password"));
                 ui.add(
                     egui::TextEdit::singleline(&mut settings.password)
                         .password(true)
-                        .hint_text("optional"),
+                        .hint_text(t!("connect.optional")),
                 )
                 .labelled_by(l.id);
                 ui.end_row();
-                let l = ui.label("Account password");
+                let l = ui.label(t!("connect.account_password"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.account_password)
                         .password(true)
-                        .hint_text("only to sign in to a registered name"),
+                        .hint_text(t!("connect.account_password_hint")),
                 )
                 .labelled_by(l.id)
-                .on_hover_text("Leave empty to play as a guest. Never saved on this computer.");
+                .on_hover_text(t!("connect.account_password_tip"));
                 ui.end_row();
             });
         if let ConnState::Refused(reason) = conn {
@@ -103,12 +100,14 @@ impl ConnectScreen {
         }
         ui.add_space(12.0);
         ui.horizontal(|ui| {
-            if ui.button("Connect").clicked() {
+            if ui.button(t!("connect.connect")).clicked() {
                 out.push(Command::Connect);
             }
-            if ui.button("Play on this computer").on_hover_text(
-                "Start a server inside this app (or use the one already running here) and connect to it",
-            ).clicked() {
+            if ui
+                .button(t!("connect.play_here"))
+                .on_hover_text(t!("connect.play_here_hint"))
+                .clicked()
+            {
                 out.push(Command::PlayHere);
             }
         });

@@ -2,6 +2,7 @@
 //! changes, the client's own check of the dice (Backgammon), and what to do next (replay, save, rematch, back to the lobby).
 
 use egui::{Align2, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::backgammon::GameResultKind;
 use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{EndReason, GameRecord, GameResult};
@@ -26,7 +27,8 @@ impl RoomScreen {
         // In the lower left corner of the board, where it hides the least
         // of the position (the winning five stays in sight); it can be moved.
         let corner = ctx.content_rect().left_bottom() + egui::vec2(16.0, -16.0);
-        egui::Window::new("Game over")
+        egui::Window::new(t!("result.title"))
+            .id(egui::Id::unique("game-over"))
             .collapsible(false)
             .resizable(false)
             .pivot(Align2::LEFT_BOTTOM)
@@ -43,21 +45,21 @@ impl RoomScreen {
                 }
                 ui.horizontal(|ui| {
                     if let Some(id) = &room.game_id {
-                        if ui.button("Replay").clicked() {
+                        if ui.button(t!("result.replay")).clicked() {
                             out.push(Command::OpenGame(id.clone()));
                         }
-                        if ui.button("Save export…").clicked() {
+                        if ui.button(t!("result.save")).clicked() {
                             out.push(Command::ExportGame(id.clone()));
                         }
                     }
-                    if room.is_player() && ui.button("Rematch").clicked() {
+                    if room.is_player() && ui.button(t!("result.rematch")).clicked() {
                         out.push(Command::Rematch);
                         out.push(Command::DismissResult);
                     }
-                    if ui.button("Back to lobby").clicked() {
+                    if ui.button(t!("result.back")).clicked() {
                         out.push(Command::Leave);
                     }
-                    if ui.button("Close").clicked() {
+                    if ui.button(t!("result.close")).clicked() {
                         out.push(Command::DismissResult);
                     }
                 });
@@ -71,19 +73,16 @@ fn outcome(ui: &mut Ui, room: &Room, result: &GameResult) {
     ui.heading(winner_text(room, result));
     ui.label(reason_text(result, room.live.as_ref()));
     if let Some(score) = result.score {
-        ui.label(format!(
-            "Final score: White {} · Black {}",
-            score[0], score[1]
-        ));
+        ui.label(t!("result.score", white = score[0], black = score[1]));
     }
 }
 
 /// "You win!", "Ada wins" or "Draw".
 pub(super) fn winner_text(room: &Room, result: &GameResult) -> String {
     match result.winner {
-        None => "Draw".to_string(),
-        Some(seat) if room.is_player() && room.seat == Some(seat) => "You win!".into(),
-        Some(seat) => format!("{} wins", room.player_name(seat)),
+        None => t!("result.draw").into(),
+        Some(seat) if room.is_player() && room.seat == Some(seat) => t!("result.you_win").into(),
+        Some(seat) => t!("result.wins", name = room.player_name(seat)).into(),
     }
 }
 
@@ -92,41 +91,44 @@ pub(super) fn winner_text(room: &Room, result: &GameResult) -> String {
 pub(super) fn reason_text(result: &GameResult, live: Option<&LiveGame>) -> String {
     match result.reason {
         EndReason::Rules => match live {
-            Some(LiveGame::Gomoku(_)) if !result.line.is_empty() => "five in a row".into(),
-            Some(LiveGame::Gomoku(_)) => "a forbidden move for black".into(),
+            Some(LiveGame::Gomoku(_)) if !result.line.is_empty() => t!("reason.five").into(),
+            Some(LiveGame::Gomoku(_)) => t!("reason.forbidden").into(),
             Some(LiveGame::Backgammon(game)) => match game.last_result() {
                 Some(last) => {
                     let kind = match last.kind {
-                        GameResultKind::Single => "a single game",
-                        GameResultKind::Gammon => "a gammon",
-                        GameResultKind::Backgammon => "a backgammon",
+                        GameResultKind::Single => t!("reason.single"),
+                        GameResultKind::Gammon => t!("reason.gammon"),
+                        GameResultKind::Backgammon => t!("reason.backgammon"),
                     };
-                    let unit = if last.points == 1 { "point" } else { "points" };
-                    format!("all checkers borne off: {kind}, {} {unit}", last.points)
+                    t!("reason.borne_off_kind", kind = kind, points = last.points).into()
                 }
-                None => "all checkers borne off".into(),
+                None => t!("reason.borne_off").into(),
             },
-            None => "by the rules of the game".into(),
+            None => t!("reason.rules").into(),
         },
-        EndReason::BoardFull => "the board is full".into(),
-        EndReason::Resigned => "by resignation".into(),
-        EndReason::Dropped => "the double was dropped".into(),
-        EndReason::DrawAgreed => "draw agreed".into(),
-        EndReason::Timeout => "on time".into(),
-        EndReason::Abandoned => "the opponent left".into(),
+        EndReason::BoardFull => t!("reason.board_full").into(),
+        EndReason::Resigned => t!("reason.resigned").into(),
+        EndReason::Dropped => t!("reason.dropped").into(),
+        EndReason::DrawAgreed => t!("reason.draw_agreed").into(),
+        EndReason::Timeout => t!("reason.timeout").into(),
+        EndReason::Abandoned => t!("reason.abandoned").into(),
     }
 }
 
 /// Each player's rating before and after the game.
 fn ratings(ui: &mut Ui, room: &Room) {
-    ui.label(RichText::new("Ratings").strong());
+    ui.label(RichText::new(t!("result.ratings")).strong());
     egui::Grid::new("rating_changes")
         .num_columns(3)
         .spacing([12.0, 4.0])
         .show(ui, |ui| {
             for change in &room.ratings {
                 ui.label(room.player_name(change.seat));
-                ui.label(format!("{} to {}", change.before, change.after));
+                ui.label(t!(
+                    "result.rating_change",
+                    before = change.before,
+                    after = change.after
+                ));
                 let delta = change.after - change.before;
                 let text = RichText::new(format!("{delta:+}"))
                     .strong()
@@ -134,10 +136,8 @@ fn ratings(ui: &mut Ui, room: &Room) {
                 ui.horizontal(|ui| {
                     ui.label(text);
                     if change.provisional {
-                        ui.label(RichText::new("provisional").italics())
-                            .on_hover_text(
-                                "Few rated games yet: the rating is still a rough guess",
-                            );
+                        ui.label(RichText::new(t!("result.provisional")).italics())
+                            .on_hover_text(t!("result.provisional_hint"));
                     }
                 });
                 ui.end_row();

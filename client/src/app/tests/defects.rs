@@ -265,3 +265,67 @@ fn a_known_server_is_reconnected_on_launch() {
         [NetCommand::Connect(t)] if t.token.as_deref() == Some("token")
     ));
 }
+
+/// Auto-roll: with the setting on, the app rolls by itself when no double
+/// is possible, once; with it off, it waits.
+#[test]
+fn auto_roll_rolls_once_when_no_double_is_possible() {
+    use tabula_shared::backgammon::Side;
+    use tabula_shared::protocol::{BgAction, ClientMessage, PlayerAction};
+    let snapshot = || {
+        let mut s = super::bg_snapshot(
+            vec![
+                BgAction::OpeningRoll { white: 3, black: 1 },
+                BgAction::Play {
+                    side: Side::White,
+                    play: "8/5 6/5".parse().expect("play"),
+                },
+                BgAction::Roll {
+                    side: Side::Black,
+                    dice: [6, 4],
+                },
+                BgAction::Play {
+                    side: Side::Black,
+                    play: "24/18 13/9".parse().expect("play"),
+                },
+            ],
+            None,
+        );
+        if let tabula_shared::protocol::GameOptions::Backgammon(c) = &mut s.summary.options.game {
+            c.cube = false;
+        }
+        if let tabula_shared::protocol::GameRecord::Backgammon { config, .. } = &mut s.record {
+            config.cube = false;
+        }
+        s
+    };
+    for auto in [false, true] {
+        let (mut app, mut rx) = app();
+        app.settings.auto_roll = auto;
+        super::join(&mut app, tabula_shared::protocol::Role::Player);
+        receive(
+            &mut app,
+            None,
+            ServerMessage::Snapshot {
+                room_id: "r1".into(),
+                snapshot: Box::new(snapshot()),
+            },
+        );
+        queued(&mut rx);
+        app.autoplay();
+        app.autoplay();
+        let rolls = super::sent(&mut rx)
+            .into_iter()
+            .filter(|m| {
+                matches!(
+                    m,
+                    ClientMessage::Act {
+                        action: PlayerAction::Roll,
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(rolls, usize::from(auto), "auto-roll {auto}");
+    }
+}
