@@ -3,6 +3,7 @@
 //! from the same choices.
 
 use egui::{Align2, Ui};
+use rust_i18n::t;
 use tabula_shared::gomoku::{Opening, Rule};
 use tabula_shared::protocol::{AiLevel, ColourChoice, GameKind};
 
@@ -17,7 +18,7 @@ pub(super) fn create_dialog(
     registered: bool,
 ) -> Vec<Command> {
     let mut out = Vec::new();
-    egui::Window::new("Create room")
+    egui::Window::new(t!("ui.create_room"))
         .collapsible(false)
         .resizable(false)
         // Held by its top edge: rows appearing or going below (the rules of
@@ -25,9 +26,9 @@ pub(super) fn create_dialog(
         .anchor(Align2::CENTER_TOP, [0.0, 48.0])
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                ui.label("Game");
-                ui.radio_value(&mut f.game, GameKind::Gomoku, "Gomoku");
-                ui.radio_value(&mut f.game, GameKind::Backgammon, "Backgammon");
+                ui.label(t!("ui.game"));
+                ui.radio_value(&mut f.game, GameKind::Gomoku, t!("ui.gomoku"));
+                ui.radio_value(&mut f.game, GameKind::Backgammon, t!("ui.backgammon"));
             });
             ui.separator();
             match f.game {
@@ -37,16 +38,16 @@ pub(super) fn create_dialog(
             ui.separator();
             seating(ui, f);
             clock(ui, f);
-            ui.checkbox(&mut f.private, "Private (join by code)");
+            ui.checkbox(&mut f.private, t!("ui.private_join_by_code"));
             // Always there (greyed against the AI), so that the rows do not
             // move when the opponent changes.
             let mut rated = f.rated && registered && !f.vs_ai;
             let response = ui
                 .add_enabled(
                     registered && !f.vs_ai,
-                    egui::Checkbox::new(&mut rated, "Rated"),
+                    egui::Checkbox::new(&mut rated, t!("ui.rated")),
                 )
-                .on_hover_text("The result changes both players' ratings")
+                .on_hover_text(t!("ui.the_result_changes_both_players_ratings"))
                 .on_disabled_hover_text(if f.vs_ai {
                     "Games against the AI are not rated"
                 } else {
@@ -57,10 +58,10 @@ pub(super) fn create_dialog(
             }
             ui.separator();
             ui.horizontal(|ui| {
-                if ui.button("Create").clicked() {
+                if ui.button(t!("ui.create")).clicked() {
                     out.push(Command::CreateRoom);
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.button(t!("ui.cancel")).clicked() {
                     out.push(Command::ShowCreate(false));
                 }
             });
@@ -71,47 +72,47 @@ pub(super) fn create_dialog(
 /// Board size, rule and opening.
 fn gomoku_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Board");
+        ui.label(t!("ui.board"));
         ui.radio_value(&mut f.size, 15, "15×15");
         ui.radio_value(&mut f.size, 19, "19×19");
     });
     ui.horizontal(|ui| {
-        ui.label("Rules");
-        ui.radio_value(&mut f.rule, Rule::Freestyle, "Freestyle");
-        ui.radio_value(&mut f.rule, Rule::Standard, "Standard");
-        ui.radio_value(&mut f.rule, Rule::Renju, "Renju");
+        ui.label(t!("ui.rules"));
+        ui.radio_value(&mut f.rule, Rule::Freestyle, t!("ui.freestyle"));
+        ui.radio_value(&mut f.rule, Rule::Standard, t!("ui.standard"));
+        ui.radio_value(&mut f.rule, Rule::Renju, t!("ui.renju"));
     });
     ui.horizontal(|ui| {
-        ui.label("Opening");
-        ui.radio_value(&mut f.opening, Opening::None, "None");
-        ui.radio_value(&mut f.opening, Opening::Swap2, "Swap2");
+        ui.label(t!("ui.opening"));
+        ui.radio_value(&mut f.opening, Opening::None, t!("ui.none"));
+        ui.radio_value(&mut f.opening, Opening::Swap2, t!("ui.swap2"));
     });
 }
 
 /// Match length, cube and its rules.
 fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Match to");
+        ui.label(t!("ui.match_to"));
         ui.add(egui::DragValue::new(&mut f.length).range(0..=25));
         ui.label(if f.length == 0 {
-            "(money game)"
+            t!("create.money_game")
         } else {
-            "points"
+            t!("create.points")
         });
     });
     ui.horizontal(|ui| {
-        ui.checkbox(&mut f.cube, "Cube");
-        ui.checkbox(&mut f.crawford, "Crawford");
-        ui.checkbox(&mut f.jacoby, "Jacoby");
+        ui.checkbox(&mut f.cube, t!("ui.cube"));
+        ui.checkbox(&mut f.crawford, t!("ui.crawford"));
+        ui.checkbox(&mut f.jacoby, t!("ui.jacoby"));
     });
 }
 
 /// The opponent (a person or an AI level) and our colour.
 fn seating(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Opponent");
-        ui.radio_value(&mut f.vs_ai, false, "Human");
-        ui.radio_value(&mut f.vs_ai, true, "AI");
+        ui.label(t!("ui.opponent"));
+        ui.radio_value(&mut f.vs_ai, false, t!("ui.human"));
+        ui.radio_value(&mut f.vs_ai, true, t!("ui.ai"));
         if f.vs_ai {
             egui::ComboBox::from_id_salt("level")
                 .selected_text(level_name(f.level))
@@ -123,40 +124,40 @@ fn seating(ui: &mut Ui, f: &mut CreateForm) {
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Colour");
+        ui.label(t!("ui.colour"));
         // The first seat's colour comes first: black in Gomoku, white in Backgammon.
         let choices = match f.game {
             GameKind::Gomoku => [
-                (ColourChoice::Black, "Black (first)"),
-                (ColourChoice::White, "White"),
+                (ColourChoice::Black, t!("create.black_first")),
+                (ColourChoice::White, t!("create.white")),
             ],
             GameKind::Backgammon => [
-                (ColourChoice::White, "White"),
-                (ColourChoice::Black, "Black"),
+                (ColourChoice::White, t!("create.white")),
+                (ColourChoice::Black, t!("create.black")),
             ],
         };
         for (colour, label) in choices {
             ui.radio_value(&mut f.colour, colour, label);
         }
-        ui.radio_value(&mut f.colour, ColourChoice::Random, "Random");
+        ui.radio_value(&mut f.colour, ColourChoice::Random, t!("ui.random"));
     });
 }
 
 /// The clock: minutes per player and the increment per move.
 fn clock(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.checkbox(&mut f.timed, "Clock");
+        ui.checkbox(&mut f.timed, t!("ui.clock"));
         if f.timed {
             ui.add(
                 egui::DragValue::new(&mut f.minutes)
                     .range(1..=180)
-                    .suffix(" min"),
+                    .suffix(t!("ui.min")),
             );
             ui.label("+");
             ui.add(
                 egui::DragValue::new(&mut f.increment)
                     .range(0..=60)
-                    .suffix(" s"),
+                    .suffix(t!("ui.s")),
             );
         }
     });
