@@ -2,6 +2,7 @@
 //! button that opens it in the replay viewer.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::protocol::{EndReason, GameSummary};
 use tabula_shared::seat::Seat;
 
@@ -37,8 +38,8 @@ impl HistoryScreen {
     pub(super) fn ui(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            ui.heading("My games");
-            if ui.button("Refresh").clicked() {
+            ui.heading(t!("ui.my_games"));
+            if ui.button(t!("ui.refresh")).clicked() {
                 out.push(Command::HistoryPage(self.offset));
             }
         });
@@ -51,12 +52,12 @@ impl HistoryScreen {
         let Some(page) = &self.page else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("Loading…");
+                ui.label(t!("ui.loading"));
             });
             return out;
         };
         if page.games.is_empty() {
-            ui.label("No finished games yet. Play one, then come back to replay it.");
+            ui.label(t!("ui.no_finished_games_yet_play_one_then_come"));
             return out;
         }
         out.extend(pager(ui, page));
@@ -66,8 +67,16 @@ impl HistoryScreen {
                 .num_columns(6)
                 .spacing([16.0, 6.0])
                 .show(ui, |ui| {
-                    for h in ["Date", "Game", "Opponent", "Result", "Rated", ""] {
-                        ui.label(RichText::new(h).strong());
+                    for h in [
+                        "history.date",
+                        "lobby.game",
+                        "history.opponent",
+                        "history.result",
+                        "lobby.rated",
+                        "",
+                    ] {
+                        let text = if h.is_empty() { "".into() } else { t!(h) };
+                        ui.label(RichText::new(text).strong());
                     }
                     ui.end_row();
                     for g in &page.games {
@@ -87,16 +96,21 @@ fn pager(ui: &mut Ui, page: &HistoryPage) -> Vec<Command> {
     let last = page.offset + page.games.len() as u32;
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(page.offset > 0, egui::Button::new("Newer"))
+            .add_enabled(page.offset > 0, egui::Button::new(t!("ui.newer")))
             .clicked()
         {
             out.push(Command::HistoryPage(
                 page.offset.saturating_sub(HISTORY_PAGE),
             ));
         }
-        ui.label(format!("Games {first}–{last} of {}", page.total));
+        ui.label(t!(
+            "history.page",
+            first = first,
+            last = last,
+            total = page.total
+        ));
         if ui
-            .add_enabled(last < page.total, egui::Button::new("Older"))
+            .add_enabled(last < page.total, egui::Button::new(t!("ui.older")))
             .clicked()
         {
             out.push(Command::HistoryPage(last));
@@ -132,7 +146,7 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
     } else {
         ui.label("—");
     }
-    if ui.button("Replay").clicked() {
+    if ui.button(t!("ui.replay")).clicked() {
         out.push(Command::OpenGame(g.game_id.clone()));
     }
     out

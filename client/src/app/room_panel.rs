@@ -421,29 +421,33 @@ pub(super) fn status_text(room: &Room) -> String {
         };
     };
     let mine = room.is_player() && room.seat == Some(seat);
-    let who = if mine {
-        "Your".to_string()
-    } else {
-        format!("{}'s", room.player_name(seat))
+    // "Your turn" or "Ada's turn": whose, then what.
+    let name = room.player_name(seat);
+    let turn = |what: String| -> String {
+        if mine {
+            t!("turn.yours", what = what).into()
+        } else {
+            t!("turn.theirs", name = name, what = what).into()
+        }
     };
     match &room.live {
         Some(LiveGame::Gomoku(g)) => match g.phase() {
-            Phase::Swap2Choose | Phase::Swap2FinalChoose => format!("{who} swap2 choice"),
-            Phase::Swap2PlaceThree => format!("{who} turn: opening stones"),
-            Phase::Swap2PlaceTwo => format!("{who} turn: two more stones"),
-            _ => format!(
-                "{who} turn ({})",
+            Phase::Swap2Choose | Phase::Swap2FinalChoose => turn(t!("turn.swap2_choice").into()),
+            Phase::Swap2PlaceThree => turn(t!("turn.opening_stones").into()),
+            Phase::Swap2PlaceTwo => turn(t!("turn.two_more").into()),
+            _ => turn(
                 if g.stone_to_play() == Stone::Black {
-                    "black"
+                    t!("turn.black")
                 } else {
-                    "white"
+                    t!("turn.white")
                 }
+                .into(),
             ),
         },
         Some(LiveGame::Backgammon(g)) => match g.phase() {
-            GamePhase::AwaitingRoll { .. } => format!("{who} turn to roll"),
-            GamePhase::Moving { dice, .. } => format!("{who} move ({}-{})", dice.a, dice.b),
-            GamePhase::CubeOffered { .. } => format!("{who} decision on the cube"),
+            GamePhase::AwaitingRoll { .. } => turn(t!("turn.roll").into()),
+            GamePhase::Moving { dice, .. } => turn(t!("turn.move", a = dice.a, b = dice.b).into()),
+            GamePhase::CubeOffered { .. } => turn(t!("turn.cube").into()),
             _ => String::new(),
         },
         None => String::new(),
