@@ -197,7 +197,12 @@ pub struct BgView {
     pub flying: Option<(Loc, Loc, Side, f32)>,
     /// Whether the pointer may interact.
     pub interactive: bool,
+    /// The hops of the last play (viewer places), marked on the board.
+    pub last_move: Vec<(Loc, Loc)>,
 }
+
+/// The colour that marks the last play's checkers and the places they left.
+pub const LAST_MOVE: Color32 = Color32::from_rgb(255, 150, 40);
 
 /// What the pointer did on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -377,6 +382,17 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
         && let Some(c) = top_checker(&geo, board, viewer, loc)
     {
         painter.circle_stroke(c, r + 2.0, Stroke::new(3.5, Color32::from_rgb(255, 220, 0)));
+    }
+
+    // The last play: a ring on each checker it moved, a dot where it left.
+    for (from, to) in &view.last_move {
+        if let Some(c) = top_checker(&geo, board, viewer, *to) {
+            painter.circle_stroke(c, r + 1.5, Stroke::new(2.5, LAST_MOVE));
+        }
+        if let Loc::Point(n) = from {
+            let base = geo.checker_center(*n, 0);
+            painter.circle_filled(base, r * 0.25, LAST_MOVE);
+        }
     }
 
     // Dice in the middle of the mover's half (right half for the viewer).

@@ -186,6 +186,17 @@ pub fn last_play(actions: &[BgAction]) -> Option<String> {
     Some(format!("{} {high}-{low}: {play}", side_name(*side)))
 }
 
+/// One readable line per action of `record`, as the replay lists them (the
+/// live move list beside the board); stops at an action the rules refuse.
+pub fn record_lines(record: &GameRecord) -> Vec<String> {
+    replay_all(record).1
+}
+
+/// The game after the first `n` actions of `record`, if they replay.
+pub fn state_after(record: &GameRecord, n: usize) -> Option<LiveGame> {
+    replay_all(record).0.into_iter().nth(n)
+}
+
 /// Replays a record into every intermediate position and its move list.
 /// Stops at the first action the rules refuse, with the reason.
 fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String>) {

@@ -69,6 +69,7 @@ impl TabulaApp {
             | Command::AnswerOffer { .. }
             | Command::MuteSpectators(_)
             | Command::Flip
+            | Command::LookBack(_)
             | Command::DismissResult
             | Command::SendChat
             | Command::SendDiceSeed => self.apply_room(command),
@@ -199,6 +200,7 @@ impl TabulaApp {
                 ClientMessage::MuteSpectators { room_id, muted }
             }),
             Command::Flip => room.flipped = !room.flipped,
+            Command::LookBack(n) => room.look_back(n),
             Command::DismissResult => room.result_dismissed = true,
             Command::SendChat => room.send_chat(requests),
             Command::SendDiceSeed => room.send_dice_seed(requests),

@@ -30,6 +30,10 @@ impl RoomScreen {
     ) -> Vec<Command> {
         let viewer = self.bg_viewer();
         let my_side = self.my_side();
+        if let Some((_, game)) = &self.look_back {
+            looked_back(ui, game, viewer, show_numbers, gomoku_geometry, bg_geometry);
+            return Vec::new();
+        }
         let Some(room) = &self.room else {
             return Vec::new();
         };
@@ -42,6 +46,7 @@ impl RoomScreen {
                 let mut view = BgView {
                     viewer: Some(viewer),
                     cube: game.config().cube.then_some(game.cube()),
+                    last_move: last_hops(room, viewer),
                     ..BgView::default()
                 };
                 let mut out = Vec::new();
@@ -90,6 +95,72 @@ impl RoomScreen {
             }
         }
     }
+}
+
+/// A position of the game in progress looked back at from the move list:
+/// drawn as it was, with nothing to click.
+fn looked_back(
+    ui: &mut Ui,
+    game: &LiveGame,
+    viewer: Side,
+    show_numbers: bool,
+    gomoku_geometry: &mut Option<GomokuGeometry>,
+    bg_geometry: &mut Option<BgGeometry>,
+) {
+    let rect = ui.available_rect_before_wrap();
+    match game {
+        LiveGame::Gomoku(game) => {
+            let view = GomokuView {
+                clicker: None,
+                show_numbers,
+                line: Vec::new(),
+                forbidden: Vec::new(),
+                flipped: false,
+            };
+            *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
+            gomoku_view::show(ui, game, &view);
+        }
+        LiveGame::Backgammon(game) => {
+            let view = BgView {
+                viewer: Some(viewer),
+                cube: game.config().cube.then_some(game.cube()),
+                ..BgView::default()
+            };
+            *bg_geometry = Some(BgGeometry::fit(rect));
+            bg_view::show(ui, &game.board(), &view);
+        }
+    }
+}
+
+/// The hops of the last play of the game in progress, as places on the
+/// board seen by `viewer` (the play is in its mover's numbering).
+pub(super) fn last_hops(room: &Room, viewer: Side) -> Vec<(Loc, Loc)> {
+    use tabula_shared::protocol::{BgAction, GameRecord};
+    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+        return Vec::new();
+    };
+    let Some((side, play)) = actions
+        .iter()
+        .rev()
+        .find_map(|a| match a {
+            BgAction::NextGame => Some(None),
+            BgAction::Play { side, play } => Some(Some((*side, play))),
+            _ => None,
+        })
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    let place = |n: u8| match n {
+        25 => Loc::Bar,
+        0 => Loc::Off,
+        n if side == viewer => Loc::Point(n),
+        n => Loc::Point(25 - n),
+    };
+    play.moves
+        .iter()
+        .map(|m| (place(m.from), place(m.to)))
+        .collect()
 }
 
 /// The last roll of the game in progress and whose it was (the opening

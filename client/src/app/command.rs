@@ -73,6 +73,9 @@ pub enum Command {
     },
     /// Mute or unmute the spectators' chat (players only).
     MuteSpectators(bool),
+    /// Look at the position after this many actions of the game in
+    /// progress (from the move list), or back at the live one (`None`).
+    LookBack(Option<usize>),
     /// Turn the board around (spectators).
     Flip,
     /// Close the game-over dialog.

@@ -34,6 +34,7 @@ mod history_screen;
 mod labels;
 mod leaderboard_screen;
 mod lobby_screen;
+mod move_list;
 mod network_events;
 mod replay_screen;
 mod requests;

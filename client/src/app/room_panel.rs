@@ -25,6 +25,8 @@ impl RoomScreen {
     /// Draws the panel.
     pub(super) fn panel(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
         let mut out = Vec::new();
+        let lines = self.move_lines().to_vec();
+        let looking = self.look_back.as_ref().map(|l| l.0);
         let Some(room) = &self.room else { return out };
         let Some(summary) = &room.summary else {
             ui.spinner();
@@ -64,6 +66,8 @@ impl RoomScreen {
                 }
             });
         }
+        ui.separator();
+        out.extend(super::move_list::move_list(ui, &lines, looking));
         ui.separator();
         out.extend(chat(ui, room, &mut self.chat_input));
         out

@@ -329,3 +329,74 @@ fn auto_roll_rolls_once_when_no_double_is_possible() {
         assert_eq!(rolls, usize::from(auto), "auto-roll {auto}");
     }
 }
+
+/// The live move list: one line per action; a click looks back at that
+/// position without leaving the game; the last play is marked on the
+/// Backgammon board in the viewer's places.
+#[test]
+fn the_move_list_looks_back_and_the_last_play_is_marked() {
+    use crate::bg_view::Loc;
+    use tabula_shared::backgammon::Side;
+    use tabula_shared::game::LiveGame;
+    use tabula_shared::protocol::BgAction;
+    let (mut app, _rx) = app();
+    super::join(&mut app, tabula_shared::protocol::Role::Player);
+    let snapshot = super::bg_snapshot(
+        vec![
+            BgAction::OpeningRoll { white: 3, black: 1 },
+            BgAction::Play {
+                side: Side::White,
+                play: "8/5 6/5".parse().expect("play"),
+            },
+        ],
+        None,
+    );
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(snapshot),
+        },
+    );
+    let lines = app.room.move_lines().to_vec();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(lines[1].contains("8/5 6/5"), "{lines:?}");
+    app.apply(Command::LookBack(Some(1)));
+    let Some((1, LiveGame::Backgammon(game))) = &app.room.look_back else {
+        panic!("not looking back at move 1");
+    };
+    // After the opening roll, before White's play.
+    assert!(
+        matches!(
+            game.phase(),
+            tabula_shared::backgammon::GamePhase::Moving {
+                side: Side::White,
+                ..
+            }
+        ),
+        "{:?}",
+        game.phase()
+    );
+    assert!(app.room().is_some(), "still in the game");
+    app.apply(Command::LookBack(None));
+    assert!(app.room.look_back.is_none());
+
+    let room = app.room.room.as_ref().expect("room");
+    let white = crate::app::board_panel::last_hops(room, Side::White);
+    assert_eq!(
+        white,
+        vec![
+            (Loc::Point(8), Loc::Point(5)),
+            (Loc::Point(6), Loc::Point(5))
+        ]
+    );
+    let black = crate::app::board_panel::last_hops(room, Side::Black);
+    assert_eq!(
+        black,
+        vec![
+            (Loc::Point(17), Loc::Point(20)),
+            (Loc::Point(19), Loc::Point(20))
+        ]
+    );
+}
