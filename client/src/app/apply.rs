@@ -46,6 +46,7 @@ impl TabulaApp {
             | Command::CloseReplay => self.apply_navigation(command),
             Command::ShowAccount(open) => self.account.show(open),
             Command::ShowSettings(open) => self.settings_open = open,
+            Command::ShowHelp(open) => self.help_open = open,
             Command::Register => self.account.register(&mut self.requests),
             Command::ExportGame(_)
             | Command::ExportReplay

@@ -99,6 +99,8 @@ pub enum Command {
     ReplayFlip,
     /// Leave the replay viewer.
     CloseReplay,
+    /// Open or close the keyboard help window.
+    ShowHelp(bool),
     /// Open or close the Settings window.
     ShowSettings(bool),
     /// Open or close the account window.

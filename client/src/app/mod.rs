@@ -43,6 +43,7 @@ mod room_panel;
 mod room_screen;
 mod session;
 mod settings_window;
+mod shortcuts;
 mod status;
 mod toasts;
 
@@ -128,6 +129,8 @@ pub struct TabulaApp {
     confirm: Option<Danger>,
     /// The Settings window is open.
     settings_open: bool,
+    /// The keyboard help window is open.
+    help_open: bool,
     /// The record length at which the app last rolled or sent a play by
     /// itself (see `autoplay`).
     autoplayed: Option<usize>,
@@ -167,6 +170,7 @@ impl TabulaApp {
             toasts: Toasts::default(),
             confirm: None,
             settings_open: false,
+            help_open: false,
             autoplayed: None,
             locale: "",
             gomoku_geometry: None,
@@ -317,6 +321,10 @@ impl TabulaApp {
         }
         if self.session.welcomed && self.account.open {
             commands.extend(self.account.ui(ui.ctx(), &self.session));
+        }
+        commands.extend(self.shortcuts(ui.ctx()));
+        if self.help_open {
+            commands.extend(shortcuts::help_window(ui.ctx()));
         }
         if self.settings_open {
             commands.extend(settings_window::settings_window(

@@ -76,6 +76,9 @@ impl TabulaApp {
         if self.session.online() && ui.button(t!("status.disconnect")).clicked() {
             out.push(Command::Disconnect);
         }
+        if ui.button("?").on_hover_text(t!("keys.title")).clicked() {
+            out.push(Command::ShowHelp(!self.help_open));
+        }
         if ui.button(t!("settings.title")).clicked() {
             out.push(Command::ShowSettings(!self.settings_open));
         }

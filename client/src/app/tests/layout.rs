@@ -140,3 +140,46 @@ fn the_chat_input_stays_put_as_messages_come() {
         assert_eq!(h.get_by_label(input()).rect(), before, "after {seq}");
     }
 }
+
+/// Keyboard: R rolls on our turn to roll, F1 opens the list of keys.
+#[test]
+fn keys_roll_and_open_the_help() {
+    use tabula_shared::backgammon::Side;
+    use tabula_shared::protocol::{BgAction, ClientMessage, PlayerAction, Role};
+    let (mut app, mut rx) = app();
+    super::join(&mut app, Role::Player);
+    let snapshot = super::bg_snapshot(
+        vec![
+            BgAction::OpeningRoll { white: 1, black: 3 },
+            BgAction::Play {
+                side: Side::Black,
+                play: "8/5 6/5".parse().expect("play"),
+            },
+        ],
+        None,
+    );
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(snapshot),
+        },
+    );
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut TabulaApp| app.draw(ui), app);
+    h.run_steps(3);
+    super::queued(&mut rx);
+    h.key_press(egui::Key::R);
+    h.run_steps(2);
+    assert!(super::sent(&mut rx).contains(&ClientMessage::Act {
+        room_id: "r1".into(),
+        action: PlayerAction::Roll,
+    }));
+    h.key_press(egui::Key::F1);
+    h.run_steps(3);
+    assert!(h.query_by_label("Keyboard shortcuts").is_some());
+    assert!(h.query_by_label("Roll the dice").is_some());
+}
