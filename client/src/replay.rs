@@ -5,6 +5,7 @@
 //! Nothing here draws; [`crate::app`] paints the current position with the
 //! same board painters as a live room.
 
+use rust_i18n::t;
 use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::game::apply_bg;
@@ -221,9 +222,9 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
                     GomokuAction::Place { point, .. } => {
                         stones += 1;
                         let colour = match game.get(*point) {
-                            Some(Stone::Black) => "Black",
-                            Some(Stone::White) => "White",
-                            None => "",
+                            Some(Stone::Black) => t!("side.black"),
+                            Some(Stone::White) => t!("side.white"),
+                            None => "".into(),
                         };
                         format!("{stones}. {colour} {point}")
                     }

@@ -5,6 +5,7 @@
 //! what the UI should know (notices, moves to animate) and sets
 //! [`Room::needs_sync`] when the local copy cannot be trusted any more.
 
+use rust_i18n::t;
 use std::time::{Duration, Instant};
 
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
@@ -174,7 +175,9 @@ impl Room {
                 self.apply_action(action, &mut updates);
             }
             RoomEvent::SeatTaken { seat, player } => {
-                updates.push(RoomUpdate::Notice(format!("{} sat down", player.name)));
+                updates.push(RoomUpdate::Notice(
+                    t!("notice.sat_down", name = player.name).into(),
+                ));
                 if let Some(s) = self.seat_mut(seat) {
                     s.player = Some(player);
                     s.connected = true;
@@ -197,7 +200,7 @@ impl Room {
                 if let Some(s) = &mut self.summary {
                     s.status = RoomStatus::Playing;
                 }
-                updates.push(RoomUpdate::Notice("The game has started".into()));
+                updates.push(RoomUpdate::Notice(t!("notice.started").into()));
             }
             RoomEvent::PlayerConnected { seat } => {
                 self.grace_until[seat_index(seat)] = None;
@@ -236,7 +239,9 @@ impl Room {
                     truncate(&mut record, count as usize);
                     self.set_record(record);
                 }
-                updates.push(RoomUpdate::Notice(format!("{count} move(s) taken back")));
+                updates.push(RoomUpdate::Notice(
+                    t!("notice.taken_back", count = count).into(),
+                ));
             }
             RoomEvent::GameOver {
                 result,
@@ -270,7 +275,7 @@ impl Room {
                 self.game_id = None;
                 self.ratings.clear();
                 self.offers.clear();
-                updates.push(RoomUpdate::Notice("Rematch: seats swapped".into()));
+                updates.push(RoomUpdate::Notice(t!("notice.rematch").into()));
             }
             RoomEvent::Spectators { count } => {
                 if let Some(s) = &mut self.summary {
@@ -533,11 +538,12 @@ pub fn game_end_text(game: &BgMatch) -> Option<String> {
 }
 
 /// "White" or "Black".
-pub fn side_name(side: Side) -> &'static str {
+pub fn side_name(side: Side) -> String {
     match side {
-        Side::White => "White",
-        Side::Black => "Black",
+        Side::White => t!("side.white"),
+        Side::Black => t!("side.black"),
     }
+    .into()
 }
 
 #[cfg(test)]
