@@ -99,6 +99,51 @@ impl TurnBuilder {
         v
     }
 
+    /// Where the checker on `from` may go now with one die or several in a
+    /// row (13/8 with 5-3 or 3-5 is one target), highest first.
+    pub fn reach(&self, from: u8) -> Vec<u8> {
+        let mut v = Vec::new();
+        self.collect_reach(from, &mut v);
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        v.dedup();
+        v
+    }
+
+    fn collect_reach(&self, from: u8, out: &mut Vec<u8>) {
+        for to in self.destinations(from) {
+            if out.contains(&to) {
+                continue;
+            }
+            out.push(to);
+            if to != 0 {
+                let mut next = self.clone();
+                if next.hop(from, to) {
+                    next.collect_reach(to, out);
+                }
+            }
+        }
+    }
+
+    /// Moves the checker on `from` to `to` with as many hops as it takes
+    /// (the higher die first when there is a choice); returns whether it
+    /// could. Nothing changes when it cannot.
+    pub fn travel(&mut self, from: u8, to: u8) -> bool {
+        if self.hop(from, to) {
+            return true;
+        }
+        for step in self.destinations(from) {
+            if step == 0 || step == to {
+                continue;
+            }
+            let mut next = self.clone();
+            if next.hop(from, step) && next.travel(step, to) {
+                *self = next;
+                return true;
+            }
+        }
+        false
+    }
+
     /// Makes the hop `from` -> `to` if it is offered; returns whether it was.
     pub fn hop(&mut self, from: u8, to: u8) -> bool {
         let Some(option) = self
@@ -228,6 +273,24 @@ pub fn single_hop(pos: &Position, from: u8, die: u8) -> Option<(Move, Position)>
 
 #[cfg(test)]
 mod tests {
+    /// Issue 26 #13: a move like 13/8 (one checker, both dice) could only
+    /// be played die by die; here 24/16 with 5-3.
+    #[test]
+    fn a_combined_move_is_one_target() {
+        use tabula_shared::backgammon::{Dice, Position};
+        let dice = Dice { a: 5, b: 3 };
+        let mut b = super::TurnBuilder::new(Position::START, dice, false);
+        assert!(b.reach(24).contains(&16), "{:?}", b.reach(24));
+        assert!(!b.destinations(24).contains(&16));
+        assert!(b.travel(24, 16));
+        assert_eq!(b.hops().len(), 2);
+        assert!(b.is_complete());
+        assert_eq!(b.play().to_string(), "24/16");
+        let mut c = super::TurnBuilder::new(Position::START, dice, false);
+        assert!(!c.travel(6, 24), "no such move");
+        assert!(c.hops().is_empty());
+    }
+
     use super::*;
 
     fn builder(dice: (u8, u8)) -> TurnBuilder {

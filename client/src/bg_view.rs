@@ -197,7 +197,12 @@ pub struct BgView {
     pub flying: Option<(Loc, Loc, Side, f32)>,
     /// Whether the pointer may interact.
     pub interactive: bool,
+    /// The hops of the last play (viewer places), marked on the board.
+    pub last_move: Vec<(Loc, Loc)>,
 }
+
+/// The colour that marks the last play's checkers and the places they left.
+pub const LAST_MOVE: Color32 = Color32::from_rgb(255, 150, 40);
 
 /// What the pointer did on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -235,6 +240,13 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
     let geo = BgGeometry::fit(response.rect);
     let viewer = view.viewer.unwrap_or(Side::White);
     let u = geo.unit;
+    // The checker being dragged leaves its place and follows the pointer.
+    let dragged = match (view.interactive && response.dragged(), view.selected) {
+        (true, Some(loc)) => ui.input(|i| i.pointer.latest_pos()).map(|p| (loc, p)),
+        _ => None,
+    };
+    let lifted = dragged.map(|(loc, _)| lift(board, viewer, loc));
+    let board = lifted.as_ref().unwrap_or(board);
 
     painter.rect_filled(geo.rect.expand(u * 0.5), 6.0, FRAME);
     painter.rect_filled(geo.rect, 2.0, FELT);
@@ -372,6 +384,17 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
         painter.circle_stroke(c, r + 2.0, Stroke::new(3.5, Color32::from_rgb(255, 220, 0)));
     }
 
+    // The last play: a ring on each checker it moved, a dot where it left.
+    for (from, to) in &view.last_move {
+        if let Some(c) = top_checker(&geo, board, viewer, *to) {
+            painter.circle_stroke(c, r + 1.5, Stroke::new(2.5, LAST_MOVE));
+        }
+        if let Loc::Point(n) = from {
+            let base = geo.checker_center(*n, 0);
+            painter.circle_filled(base, r * 0.25, LAST_MOVE);
+        }
+    }
+
     // Dice in the middle of the mover's half (right half for the viewer).
     if let Some((side, dice)) = view.dice {
         let half_center_x = if side == viewer {
@@ -435,6 +458,10 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
         draw_checker(&painter, a + (b - a) * t.clamp(0.0, 1.0), r, side);
     }
 
+    if let Some((_, at)) = dragged {
+        draw_checker(&painter, at, r, viewer);
+    }
+
     if !view.interactive {
         return None;
     }
@@ -459,6 +486,20 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
             .map(BoardInput::Click);
     }
     None
+}
+
+/// `board` with one of `side`'s checkers taken up from `loc` (a viewer place).
+fn lift(board: &Board, side: Side, loc: Loc) -> Board {
+    let mut out = *board;
+    match loc {
+        Loc::Point(n) => {
+            let count = &mut out.points[abs_index(side, n)];
+            *count -= count.signum();
+        }
+        Loc::Bar => out.bar[side.index()] = out.bar[side.index()].saturating_sub(1),
+        Loc::Off => {}
+    }
+    out
 }
 
 fn count_at(board: &Board, viewer: Side, loc: Loc, side: Side) -> usize {
@@ -562,6 +603,48 @@ mod tests {
         assert_eq!(g.loc_at(pos2(65.0, 60.0)), Some(Loc::Bar));
         assert_eq!(g.loc_at(pos2(135.0, 100.0)), Some(Loc::Off));
         assert_eq!(g.loc_at(pos2(-5.0, 60.0)), None);
+    }
+
+    /// Issue 26 #13: the dragged checker was not drawn under the cursor.
+    #[test]
+    fn the_dragged_checker_follows_the_pointer() {
+        use egui::{Event, Modifiers, PointerButton};
+        use tabula_shared::backgammon::Position;
+        let board = Board::from_position(&Position::START, Side::White);
+        let view = BgView {
+            viewer: Some(Side::White),
+            selected: Some(Loc::Point(6)),
+            movable: vec![Loc::Point(6)],
+            interactive: true,
+            ..BgView::default()
+        };
+        let mut h = egui_kittest::Harness::builder()
+            .with_size([600.0, 500.0])
+            .build_ui(|ui| {
+                show(ui, &board, &view);
+            });
+        h.run();
+        let g = BgGeometry::fit(Rect::from_min_size(pos2(0.0, 0.0), vec2(600.0, 500.0)));
+        let from = g.checker_center(6, 0);
+        let to = from + vec2(-90.0, -120.0);
+        h.event(Event::PointerMoved(from));
+        h.event(Event::PointerButton {
+            pos: from,
+            button: PointerButton::Primary,
+            pressed: true,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+        for k in 1..=4 {
+            h.event(Event::PointerMoved(from + (to - from) * (k as f32 / 4.0)));
+            h.step();
+        }
+        let white = checker_colour(Side::White);
+        let under_pointer = h.output().shapes.iter().any(|s| match &s.shape {
+            egui::Shape::Circle(c) => c.fill == white && c.center.distance(to) < 1.0,
+            _ => false,
+        });
+        assert!(under_pointer, "no checker drawn at {to:?}");
     }
 
     #[test]

@@ -27,7 +27,7 @@ impl ExportForm {
     pub fn new(game: FinishedGame) -> ExportForm {
         let format = ExportFormat::for_record(&game.record).first().copied();
         let path = format.map_or_else(String::new, |f| {
-            default_path(&game.summary.game_id, f).display().to_string()
+            default_path(&file_stem(&game), f).display().to_string()
         });
         ExportForm {
             game,
@@ -102,9 +102,24 @@ fn write_file(path: &str, text: &str) -> Result<(), String> {
     crate::download::offer(path, text)
 }
 
-/// `<home>/tabula-<game id>.<extension>` (the current directory when there
-/// is no home); in a browser, just the file name of the download.
-pub fn default_path(game_id: &str, format: ExportFormat) -> PathBuf {
+/// A file name a player recognises: the date and the players,
+/// "2000-02-29 Ada vs Bob".
+fn file_stem(game: &FinishedGame) -> String {
+    use tabula_shared::seat::Seat;
+    let summary = &game.summary;
+    let name = |seat| summary.player_name(seat).unwrap_or("?").to_string();
+    format!(
+        "{} {} vs {}",
+        date_text(summary.started_at),
+        name(Seat::First),
+        name(Seat::Second)
+    )
+}
+
+/// `<home>/tabula <stem>.<extension>` (the current directory when there is
+/// no home; in a browser, just the download's name); characters a file
+/// system may refuse become `_`.
+pub fn default_path(stem: &str, format: ExportFormat) -> PathBuf {
     let home = if cfg!(target_arch = "wasm32") {
         PathBuf::new()
     } else {
@@ -112,17 +127,17 @@ pub fn default_path(game_id: &str, format: ExportFormat) -> PathBuf {
             .or_else(|| std::env::var_os("USERPROFILE"))
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     };
-    let safe: String = game_id
+    let safe: String = stem
         .chars()
         .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
+            if c.is_alphanumeric() || matches!(c, '-' | ' ' | '_') {
                 c
             } else {
                 '_'
             }
         })
         .collect();
-    home.join(format!("tabula-{safe}.{}", format.extension()))
+    home.join(format!("tabula {safe}.{}", format.extension()))
 }
 
 #[cfg(test)]
@@ -189,9 +204,18 @@ mod tests {
     fn formats_paths_and_meta() {
         let mut form = ExportForm::new(game());
         assert_eq!(form.format, Some(ExportFormat::GomokuSgf));
-        assert!(form.path.ends_with("tabula-g-42.sgf"), "{}", form.path);
+        // The date and the players, not the game's id (issue 26 #13).
+        assert!(
+            form.path.ends_with("tabula 2000-02-29 Ada vs Bob.sgf"),
+            "{}",
+            form.path
+        );
         form.set_format(ExportFormat::Psq);
-        assert!(form.path.ends_with("tabula-g-42.psq"), "{}", form.path);
+        assert!(
+            form.path.ends_with("tabula 2000-02-29 Ada vs Bob.psq"),
+            "{}",
+            form.path
+        );
         form.path = "/somewhere/mine.txt".into();
         form.set_format(ExportFormat::GomokuSgf);
         assert_eq!(form.path, "/somewhere/mine.txt", "a typed name stays");

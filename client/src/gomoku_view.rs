@@ -126,6 +126,13 @@ pub fn column_letter(x: u8) -> char {
 /// Wood colour of the board.
 pub const WOOD: Color32 = Color32::from_rgb(222, 184, 125);
 
+/// How far the coordinates sit outside the edge lines, in cells: past an
+/// edge stone (radius 0.46) and inside the one-cell margin.
+const LABEL_OFFSET: f32 = 0.76;
+
+/// The colour that marks the last move.
+const LAST_MARK: Color32 = Color32::from_rgb(220, 40, 40);
+
 /// Paints the board and returns the point clicked, if the click is legal.
 pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     let available = ui.available_rect_before_wrap();
@@ -168,7 +175,7 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     // one, whichever way the board is turned.
     let near = if geo.flipped { size - 1 } else { 0 };
     for i in 0..size {
-        let bottom = geo.to_screen(Point::new(i, near)) + vec2(0.0, geo.cell * 0.6);
+        let bottom = geo.to_screen(Point::new(i, near)) + vec2(0.0, geo.cell * LABEL_OFFSET);
         painter.text(
             bottom,
             Align2::CENTER_CENTER,
@@ -176,7 +183,7 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
             font.clone(),
             label,
         );
-        let left = geo.to_screen(Point::new(near, i)) - vec2(geo.cell * 0.6, 0.0);
+        let left = geo.to_screen(Point::new(near, i)) - vec2(geo.cell * LABEL_OFFSET, 0.0);
         painter.text(
             left,
             Align2::CENTER_CENTER,
@@ -207,14 +214,14 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
             );
         }
     }
-    if let Some(p) = game.moves().last()
-        && !view.show_numbers
-    {
-        painter.circle_filled(
-            geo.to_screen(*p),
-            radius * 0.25,
-            Color32::from_rgb(220, 40, 40),
-        );
+    // The last move: a dot on the stone, or a ring round it when the stone
+    // carries its number.
+    if let Some(p) = game.moves().last() {
+        if view.show_numbers {
+            painter.circle_stroke(geo.to_screen(*p), radius + 1.0, Stroke::new(2.5, LAST_MARK));
+        } else {
+            painter.circle_filled(geo.to_screen(*p), radius * 0.25, LAST_MARK);
+        }
     }
     for p in &view.line {
         painter.circle_stroke(
@@ -286,6 +293,94 @@ pub fn draw_stone(painter: &egui::Painter, c: Pos2, r: f32, stone: Stone, alpha:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 26 #13: with move numbers on, the last move lost its mark.
+    #[test]
+    fn the_last_move_is_marked_with_numbers_on_too() {
+        use tabula_shared::seat::Seat;
+        let mut game = Gomoku::new(Default::default()).expect("default config");
+        game.play(Seat::First, Point::new(7, 7)).expect("legal");
+        game.play(Seat::Second, Point::new(8, 8)).expect("legal");
+        for show_numbers in [false, true] {
+            let view = GomokuView {
+                clicker: None,
+                show_numbers,
+                line: Vec::new(),
+                forbidden: Vec::new(),
+                flipped: false,
+            };
+            let mut h = egui_kittest::Harness::builder()
+                .with_size([400.0, 400.0])
+                .build_ui(|ui| {
+                    show(ui, &game, &view);
+                });
+            h.run();
+            let marks = h
+                .output()
+                .shapes
+                .iter()
+                .filter(|s| match &s.shape {
+                    egui::Shape::Circle(c) => c.fill == LAST_MARK || c.stroke.color == LAST_MARK,
+                    _ => false,
+                })
+                .count();
+            assert_eq!(marks, 1, "numbers {show_numbers}");
+        }
+    }
+
+    /// Issue 26 #8: the edge coordinates overlapped the stones on the edge.
+    #[test]
+    fn coordinates_clear_the_edge_stones() {
+        use tabula_shared::seat::Seat;
+        let mut game = Gomoku::new(Default::default()).expect("default config");
+        for (i, p) in [(0, 0), (14, 0), (0, 14), (7, 0), (0, 7)]
+            .iter()
+            .enumerate()
+        {
+            let seat = if i % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            game.play(seat, Point::new(p.0, p.1)).expect("legal");
+        }
+        let view = GomokuView {
+            clicker: None,
+            show_numbers: false,
+            line: Vec::new(),
+            forbidden: Vec::new(),
+            flipped: false,
+        };
+        let area = std::cell::Cell::new(Rect::NOTHING);
+        let mut h = egui_kittest::Harness::builder()
+            .with_size([420.0, 420.0])
+            .build_ui(|ui| {
+                area.set(ui.available_rect_before_wrap());
+                show(ui, &game, &view);
+            });
+        h.run();
+        let geo = GomokuGeometry::fit(area.get(), 15);
+        let radius = geo.cell * 0.46;
+        let labels: Vec<Rect> = h
+            .output()
+            .shapes
+            .iter()
+            .filter_map(|s| match &s.shape {
+                egui::Shape::Text(t) => Some(t.visual_bounding_rect()),
+                _ => None,
+            })
+            .collect();
+        assert!(labels.len() >= 30, "{} labels", labels.len());
+        for p in game.moves() {
+            let c = geo.to_screen(*p);
+            for r in &labels {
+                assert!(
+                    r.distance_to_pos(c) >= radius,
+                    "label {r:?} over the stone at {p:?} ({c:?}, radius {radius})"
+                );
+            }
+        }
+    }
 
     fn geo() -> GomokuGeometry {
         GomokuGeometry::fit(Rect::from_min_size(pos2(0.0, 0.0), vec2(160.0, 200.0)), 15)

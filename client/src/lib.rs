@@ -20,6 +20,10 @@
 
 #![warn(missing_docs)]
 
+// The interface's translations (client/locales/*.yml), compiled in; a key
+// missing in a language falls back to English.
+rust_i18n::i18n!("locales", fallback = "en");
+
 pub mod app;
 pub mod bg_moves;
 pub mod bg_view;
@@ -29,6 +33,7 @@ pub mod download;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod embedded;
 pub mod export;
+pub mod fonts;
 pub mod gomoku_view;
 pub mod invite;
 pub mod net;
@@ -38,6 +43,7 @@ pub mod probe;
 pub mod replay;
 pub mod room;
 pub mod settings;
+mod translations;
 
 pub use app::{Command, TabulaApp};
 pub use settings::Settings;

@@ -5,6 +5,7 @@
 //! Nothing here draws; [`crate::app`] paints the current position with the
 //! same board painters as a live room.
 
+use rust_i18n::t;
 use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::game::apply_bg;
@@ -29,6 +30,9 @@ pub struct Replay {
     pos: usize,
     /// The side the Backgammon board is seen from.
     viewer: Side,
+    /// The Gomoku board is turned half a circle. It starts upright, as the
+    /// live board is drawn, whichever colour we played.
+    turned: bool,
     /// Set when the record stops replaying before its end.
     pub error: Option<String>,
     /// Backgammon: the check of the record's dice against its proof, made
@@ -57,6 +61,7 @@ impl Replay {
             lines,
             pos: 0,
             viewer: if second { Side::Black } else { Side::White },
+            turned: false,
             error,
         }
     }
@@ -102,10 +107,15 @@ impl Replay {
         self.viewer
     }
 
-    /// Turns the board around (for Gomoku, half a circle: the side seen
-    /// from is "Black" when turned).
+    /// Turns the board around (for Gomoku, half a circle).
     pub fn flip(&mut self) {
         self.viewer = self.viewer.opponent();
+        self.turned = !self.turned;
+    }
+
+    /// Whether the Gomoku board is shown turned half a circle.
+    pub fn gomoku_turned(&self) -> bool {
+        self.turned
     }
 
     /// Whether this is a Backgammon game (else Gomoku).
@@ -158,11 +168,11 @@ fn last_roll(actions: &[BgAction]) -> Option<[u8; 2]> {
     })
 }
 
-/// The last play of the game in progress, as "White 3-1: 8/5 6/5", in the
-/// numbering of `viewer`, whose side of the board is drawn at the bottom with
-/// its points labelled: the opponent's play is renumbered to match the labels.
-/// None before the game's first play.
-pub fn last_play(actions: &[BgAction], viewer: Side) -> Option<String> {
+/// The last play of the game in progress, as "White 3-1: 8/5 6/5": in the
+/// mover's own numbering (as the replay, the export and every backgammon
+/// program write it), the higher die first. None before the game's first
+/// play.
+pub fn last_play(actions: &[BgAction]) -> Option<String> {
     let i = actions
         .iter()
         .rposition(|a| matches!(a, BgAction::Play { .. } | BgAction::NextGame))?;
@@ -170,19 +180,22 @@ pub fn last_play(actions: &[BgAction], viewer: Side) -> Option<String> {
         return None;
     };
     let [a, b] = last_roll(&actions[..i])?;
+    let (high, low) = (a.max(b), a.min(b));
     if play.moves.is_empty() {
-        return Some(format!("{} {a}-{b}: cannot move", side_name(*side)));
+        return Some(format!("{} {high}-{low}: cannot move", side_name(*side)));
     }
-    let mut shown = play.clone();
-    if *side != viewer {
-        // The bar (25) and off (0) keep their places.
-        let flip = |p: u8| if (1..=24).contains(&p) { 25 - p } else { p };
-        for hop in &mut shown.moves {
-            hop.from = flip(hop.from);
-            hop.to = flip(hop.to);
-        }
-    }
-    Some(format!("{} {a}-{b}: {shown}", side_name(*side)))
+    Some(format!("{} {high}-{low}: {play}", side_name(*side)))
+}
+
+/// One readable line per action of `record`, as the replay lists them (the
+/// live move list beside the board); stops at an action the rules refuse.
+pub fn record_lines(record: &GameRecord) -> Vec<String> {
+    replay_all(record).1
+}
+
+/// The game after the first `n` actions of `record`, if they replay.
+pub fn state_after(record: &GameRecord, n: usize) -> Option<LiveGame> {
+    replay_all(record).0.into_iter().nth(n)
 }
 
 /// Replays a record into every intermediate position and its move list.
@@ -209,9 +222,9 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
                     GomokuAction::Place { point, .. } => {
                         stones += 1;
                         let colour = match game.get(*point) {
-                            Some(Stone::Black) => "Black",
-                            Some(Stone::White) => "White",
-                            None => "",
+                            Some(Stone::Black) => t!("side.black"),
+                            Some(Stone::White) => t!("side.white"),
+                            None => "".into(),
                         };
                         format!("{stones}. {colour} {point}")
                     }
@@ -455,6 +468,18 @@ mod tests {
         assert!(!r.is_backgammon());
     }
 
+    /// Issue 26 #8: a Gomoku game we played as White (the second seat)
+    /// opened turned half a circle, unlike the live board.
+    #[test]
+    fn a_gomoku_replay_opens_upright_whichever_colour_we_played() {
+        let mut r = Replay::new(gomoku(&[(7, 7), (8, 8)]), Some("p-b"));
+        assert!(!r.gomoku_turned(), "upright, as the live board");
+        r.flip();
+        assert!(r.gomoku_turned());
+        r.flip();
+        assert!(!r.gomoku_turned());
+    }
+
     #[test]
     fn an_illegal_action_stops_the_replay_with_a_reason() {
         // The second stone lands on the first.
@@ -531,16 +556,11 @@ mod tests {
             side,
             play: text.parse::<Play>().expect("play"),
         };
-        let last = |actions: &[BgAction]| last_play(actions, Side::White);
+        let last = |actions: &[BgAction]| last_play(actions);
         let mut actions = vec![BgAction::OpeningRoll { white: 3, black: 1 }];
         assert_eq!(last(&actions), None);
         actions.push(play(Side::White, "8/5 6/5"));
         assert_eq!(last(&actions).as_deref(), Some("White 3-1: 8/5 6/5"));
-        assert_eq!(
-            last_play(&actions, Side::Black).as_deref(),
-            Some("White 3-1: 19/20 17/20"),
-            "in Black's numbering, as Black's board is labelled"
-        );
         actions.push(BgAction::Roll {
             side: Side::Black,
             dice: [6, 4],
@@ -551,10 +571,10 @@ mod tests {
             "still, while Black is to play"
         );
         actions.push(play(Side::Black, "bar/21 13/9"));
-        assert_eq!(last(&actions).as_deref(), Some("Black 6-4: bar/4 12/16"));
         assert_eq!(
-            last_play(&actions, Side::Black).as_deref(),
-            Some("Black 6-4: bar/21 13/9")
+            last(&actions).as_deref(),
+            Some("Black 6-4: bar/21 13/9"),
+            "in the mover's numbering, whoever looks"
         );
         actions.push(BgAction::Roll {
             side: Side::White,
@@ -567,6 +587,23 @@ mod tests {
         assert_eq!(last(&actions).as_deref(), Some("White 6-6: cannot move"));
         actions.push(BgAction::NextGame);
         assert_eq!(last(&actions), None, "a new game has no last play");
+    }
+
+    /// Issue 26 #4: the panel's last move said "Black 2-3: 12/14 1/4"
+    /// (the viewer's numbers, the low die first).
+    #[test]
+    fn the_last_play_is_in_the_movers_numbers_high_die_first() {
+        let actions = vec![
+            BgAction::OpeningRoll { white: 2, black: 3 },
+            BgAction::Play {
+                side: Side::Black,
+                play: "13/11 24/21".parse::<Play>().expect("play"),
+            },
+        ];
+        assert_eq!(
+            last_play(&actions).as_deref(),
+            Some("Black 3-2: 24/21 13/11")
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! what the UI should know (notices, moves to animate) and sets
 //! [`Room::needs_sync`] when the local copy cannot be trusted any more.
 
+use rust_i18n::t;
 use std::time::Duration;
 use web_time::Instant;
 
@@ -175,7 +176,9 @@ impl Room {
                 self.apply_action(action, &mut updates);
             }
             RoomEvent::SeatTaken { seat, player } => {
-                updates.push(RoomUpdate::Notice(format!("{} sat down", player.name)));
+                updates.push(RoomUpdate::Notice(
+                    t!("notice.sat_down", name = player.name).into(),
+                ));
                 if let Some(s) = self.seat_mut(seat) {
                     s.player = Some(player);
                     s.connected = true;
@@ -198,7 +201,7 @@ impl Room {
                 if let Some(s) = &mut self.summary {
                     s.status = RoomStatus::Playing;
                 }
-                updates.push(RoomUpdate::Notice("The game has started".into()));
+                updates.push(RoomUpdate::Notice(t!("notice.started").into()));
             }
             RoomEvent::PlayerConnected { seat } => {
                 self.grace_until[seat_index(seat)] = None;
@@ -237,7 +240,9 @@ impl Room {
                     truncate(&mut record, count as usize);
                     self.set_record(record);
                 }
-                updates.push(RoomUpdate::Notice(format!("{count} move(s) taken back")));
+                updates.push(RoomUpdate::Notice(
+                    t!("notice.taken_back", count = count).into(),
+                ));
             }
             RoomEvent::GameOver {
                 result,
@@ -271,7 +276,7 @@ impl Room {
                 self.game_id = None;
                 self.ratings.clear();
                 self.offers.clear();
-                updates.push(RoomUpdate::Notice("Rematch: seats swapped".into()));
+                updates.push(RoomUpdate::Notice(t!("notice.rematch").into()));
             }
             RoomEvent::Spectators { count } => {
                 if let Some(s) = &mut self.summary {
@@ -332,6 +337,15 @@ impl Room {
         // A new action withdraws a pending takeback or draw.
         self.offers.retain(|o| o.kind == OfferKind::Rematch);
         updates.extend(before);
+        // A game of the match ended (a dropped double, an accepted
+        // resignation, the last checker off): say so, as the next game
+        // starts at once.
+        if let LiveGame::Backgammon(game) = &*live
+            && matches!(game.phase(), GamePhase::GameOver { .. })
+            && let Some(text) = game_end_text(game)
+        {
+            updates.push(RoomUpdate::Notice(text));
+        }
         if let (LiveGame::Backgammon(game), ActionRecord::Backgammon(BgAction::Roll { side, dice })) =
             (&*live, &action)
             && *game.phase()
@@ -385,7 +399,13 @@ impl Room {
         let (c, at) = self.clock.as_ref()?;
         // Action events carry the clock as it was stopped for the mover;
         // the server then starts the next player's clock without saying so.
-        let running = if self.result.is_some() {
+        // No clock runs before the game has started (the room still waits
+        // for an opponent) or after it is over.
+        let waiting = self
+            .summary
+            .as_ref()
+            .is_some_and(|s| s.status == RoomStatus::Waiting);
+        let running = if self.result.is_some() || waiting {
             None
         } else {
             c.running.or_else(|| self.to_act_seat())
@@ -491,12 +511,40 @@ pub fn offer_declined_text(offer: &PendingOffer) -> String {
     }
 }
 
+/// The last finished game of a Backgammon match and the score after it:
+/// "White wins a gammon (2 points): the double was dropped. Score: White 2 ·
+/// Black 0". None before the first game ends.
+pub fn game_end_text(game: &BgMatch) -> Option<String> {
+    use tabula_shared::backgammon::{EndReason, GameResultKind};
+    let last = game.last_result()?;
+    let kind = match last.kind {
+        GameResultKind::Single => "a single game",
+        GameResultKind::Gammon => "a gammon",
+        GameResultKind::Backgammon => "a backgammon",
+    };
+    let how = match last.reason {
+        EndReason::Dropped => ": the double was dropped",
+        EndReason::Resigned => ": resignation accepted",
+        EndReason::BearOff => ": all checkers borne off",
+    };
+    let unit = if last.points == 1 { "point" } else { "points" };
+    let score = game.score();
+    Some(format!(
+        "{} wins {kind} ({} {unit}){how}. Score: White {} · Black {}",
+        side_name(last.winner),
+        last.points,
+        score[0],
+        score[1]
+    ))
+}
+
 /// "White" or "Black".
-pub fn side_name(side: Side) -> &'static str {
+pub fn side_name(side: Side) -> String {
     match side {
-        Side::White => "White",
-        Side::Black => "Black",
+        Side::White => t!("side.white"),
+        Side::Black => t!("side.black"),
     }
+    .into()
 }
 
 #[cfg(test)]

@@ -36,6 +36,69 @@ pub struct Settings {
     /// Resume tokens by server address, so a restarted client gets its
     /// identity and seats back.
     pub tokens: std::collections::BTreeMap<String, String>,
+    /// Light, dark, or as the system says.
+    pub theme: Theme,
+    /// The language of the interface.
+    pub language: Language,
+    /// Backgammon: a complete play waits for Confirm (else it is sent as
+    /// soon as it is complete).
+    pub confirm_moves: bool,
+    /// Backgammon: roll by itself when no double is possible.
+    pub auto_roll: bool,
+    /// How fast the opponent's checkers move: 0.5 (slow) to 3 (fast).
+    pub animation_speed: f32,
+}
+
+/// The colour theme.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Theme {
+    /// As the system says.
+    #[default]
+    System,
+    /// Light.
+    Light,
+    /// Dark.
+    Dark,
+}
+
+impl Theme {
+    /// egui's preference for it.
+    pub fn preference(self) -> egui::ThemePreference {
+        match self {
+            Theme::System => egui::ThemePreference::System,
+            Theme::Light => egui::ThemePreference::Light,
+            Theme::Dark => egui::ThemePreference::Dark,
+        }
+    }
+}
+
+/// The language of the interface.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Language {
+    /// The system's language when it is one we have, else English.
+    #[default]
+    System,
+    /// English.
+    English,
+    /// Simplified Chinese.
+    Chinese,
+}
+
+impl Language {
+    /// The locale code of the translations to use; `system` is the
+    /// system's locale (as `sys_locale` gives it), if known.
+    pub fn locale(self, system: Option<&str>) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Chinese => "zh-CN",
+            Language::System => match system {
+                Some(s) if s.to_ascii_lowercase().starts_with("zh") => "zh-CN",
+                _ => "en",
+            },
+        }
+    }
 }
 
 impl Default for Settings {
@@ -49,6 +112,11 @@ impl Default for Settings {
             waiting_only: false,
             create: CreateForm::default(),
             tokens: std::collections::BTreeMap::new(),
+            theme: Theme::System,
+            language: Language::System,
+            confirm_moves: true,
+            auto_roll: false,
+            animation_speed: 1.0,
         }
     }
 }
@@ -164,6 +232,19 @@ mod tests {
         assert_eq!(serde_json::from_str::<Settings>(&text).expect("decode"), s);
         let old: Settings = serde_json::from_str(r#"{"name":"Bo"}"#).expect("decode");
         assert_eq!(old.address, DEFAULT_ADDRESS);
+    }
+
+    #[test]
+    fn the_language_follows_the_system_unless_chosen() {
+        assert_eq!(Language::System.locale(Some("zh-CN")), "zh-CN");
+        assert_eq!(Language::System.locale(Some("zh_TW.UTF-8")), "zh-CN");
+        assert_eq!(Language::System.locale(Some("de-DE")), "en");
+        assert_eq!(Language::System.locale(None), "en");
+        assert_eq!(Language::English.locale(Some("zh-CN")), "en");
+        assert_eq!(Language::Chinese.locale(None), "zh-CN");
+        let old: Settings = serde_json::from_str(r#"{"name":"Bo"}"#).expect("decode");
+        assert!(old.confirm_moves && !old.auto_roll);
+        assert_eq!((old.theme, old.language), (Theme::System, Language::System));
     }
 
     #[test]

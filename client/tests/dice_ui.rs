@@ -165,6 +165,7 @@ fn both_seeds_go_in_and_the_game_over_dialog_verifies_the_dice() {
 
     click_label(&mut ada, "Resign");
     click_label(&mut ada, "Resign a single game");
+    click_label(&mut ada, "Yes, resign");
     wait_until(&mut bob, "the offer", |a| {
         a.room().is_some_and(|r| !r.offers.is_empty())
     });

@@ -7,6 +7,7 @@ use std::time::Duration;
 use egui::{Event, Modifiers, PointerButton, Pos2};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use tabula_client::app::Danger;
 use tabula_client::bg_view::Loc;
 use tabula_client::net::ConnState;
 use tabula_client::{Settings, TabulaApp};
@@ -219,6 +220,7 @@ fn a_rematch_against_the_ai_swaps_colours_and_plays_on() {
     let server = start_server();
     let mut h = first_exchange_with_the_ai(&server);
     click_label(&mut h, "Resign");
+    click_label(&mut h, "Yes, resign");
     wait_until(&mut h, "the game to end", |a| {
         a.room().is_some_and(|r| r.result.is_some())
     });
@@ -234,6 +236,102 @@ fn a_rematch_against_the_ai_swaps_colours_and_plays_on() {
     wait_until(&mut h, "our stone and the AI's answer", |a| {
         gomoku_moves(a) >= 3
     });
+}
+
+/// Resigns the Gomoku game against the AI and waits for the result.
+fn resign_and_wait(h: &mut Harness<'_, TabulaApp>) {
+    click_label(h, "Resign");
+    click_label(h, "Yes, resign");
+    wait_until(h, "the game to end", |a| {
+        a.room().is_some_and(|r| r.result.is_some())
+    });
+}
+
+/// Issue 26 #1: a double click on Rematch in the panel resigned the new
+/// game, whose Resign button took Rematch's place.
+#[test]
+fn a_double_click_on_rematch_does_not_resign_the_new_game() {
+    let server = start_server();
+    let mut h = first_exchange_with_the_ai(&server);
+    resign_and_wait(&mut h);
+    click_label(&mut h, "Close");
+    h.step();
+    let spot = h.get_by_label("Rematch").rect().center();
+    press_release(&mut h, spot);
+    wait_until(&mut h, "the new game", |a| {
+        a.room().is_some_and(|r| r.result.is_none()) && gomoku_moves(a) == 1
+    });
+    h.step();
+    // The second click of a double click lands on whatever is there now:
+    // before the fix, the new game's Resign, which resigned at once. Click
+    // Resign itself, where it is now, to be sure to hit it.
+    let spot = h.get_by_label("Resign").rect().center();
+    press_release(&mut h, spot);
+    h.step();
+    h.step();
+    assert_eq!(h.state().confirming(), Some(Danger::Resign(None)));
+    assert!(
+        !h.get_by_label("Yes, resign").rect().contains(spot),
+        "the question is away from the button that asked it"
+    );
+    for _ in 0..20 {
+        h.step();
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(h.state().room().is_some_and(|r| r.result.is_none()));
+    // A third click there (the backdrop) drops the question; the game goes on.
+    press_release(&mut h, spot);
+    h.step();
+    assert_eq!(h.state().confirming(), None);
+    assert!(h.state().room().is_some_and(|r| r.result.is_none()));
+}
+
+/// Issue 26 #2: "Leave room" in a running game gave up the seat at once.
+#[test]
+fn leaving_a_running_game_asks_first() {
+    let server = start_server();
+    let mut h = first_exchange_with_the_ai(&server);
+    click_label(&mut h, "Leave room");
+    assert_eq!(h.state().confirming(), Some(Danger::LeaveGame));
+    h.step();
+    assert!(has_text(&h, "Leave the game?"));
+    click_label(&mut h, "Cancel");
+    assert_eq!(h.state().confirming(), None);
+    for _ in 0..10 {
+        h.step();
+    }
+    assert!(h.state().room().is_some_and(|r| r.result.is_none()));
+    click_label(&mut h, "Leave room");
+    click_label(&mut h, "Yes, leave");
+    wait_until(&mut h, "the lobby", |a| a.room().is_none());
+}
+
+/// Issue 26 #5: the game-over dialog sat in the middle of the board, and
+/// once closed the panel said "Game over" without a winner.
+#[test]
+fn the_game_over_dialog_leaves_the_board_centre_and_the_panel_names_the_winner() {
+    let server = start_server();
+    let mut h = first_exchange_with_the_ai(&server);
+    resign_and_wait(&mut h);
+    for _ in 0..3 {
+        h.step();
+    }
+    // From the title to the buttons of the last row.
+    let dialog = h
+        .get_by_label("Game over")
+        .rect()
+        .union(h.get_by_label("Close").rect());
+    let centre = h
+        .state()
+        .gomoku_geometry
+        .expect("board drawn")
+        .to_screen(Point::new(7, 7));
+    assert!(!dialog.contains(centre), "{dialog:?} covers {centre:?}");
+    click_label(&mut h, "Close");
+    assert!(has_text(
+        &h,
+        "Game over — Intermediate AI wins (by resignation)"
+    ));
 }
 
 fn bg_phase(a: &TabulaApp) -> Option<GamePhase> {
@@ -579,6 +677,7 @@ fn finished_games_are_in_the_history_and_replay() {
     assert_eq!(played.len(), 4);
     let free = played[2];
     click_label(&mut h, "Resign");
+    click_label(&mut h, "Yes, resign");
     wait_until(&mut h, "the game id", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
     });
@@ -639,7 +738,8 @@ fn finished_games_are_in_the_history_and_replay() {
         .path
         .clone();
     assert!(
-        proposed.ends_with(".sgf") && proposed.contains("tabula-g-"),
+        // Named after the date and the players, not the game id (issue 26 #13).
+        proposed.ends_with(".sgf") && proposed.contains("tabula 20") && proposed.contains("Gus vs"),
         "{proposed}"
     );
     let sgf = dir.path().join("gomoku.sgf");
@@ -681,6 +781,7 @@ fn finished_games_are_in_the_history_and_replay() {
     });
     click_label(&mut h, "Resign");
     click_label(&mut h, "Resign a backgammon");
+    click_label(&mut h, "Yes, resign");
     wait_until(&mut h, "the game id", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
     });
@@ -769,6 +870,7 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
 
     click_label(&mut ada, "Resign");
     click_label(&mut ada, "Resign a gammon");
+    click_label(&mut ada, "Yes, resign");
     wait_until(&mut bob, "the offer", |a| {
         a.room().is_some_and(|r| !r.offers.is_empty())
     });
@@ -793,6 +895,7 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
 
     click_label(&mut ada, "Resign");
     click_label(&mut ada, "Resign a single game");
+    click_label(&mut ada, "Yes, resign");
     wait_until(&mut bob, "the second offer", |a| {
         a.room().is_some_and(|r| !r.offers.is_empty())
     });
@@ -847,6 +950,7 @@ fn a_rated_game_updates_the_leaderboard() {
     });
     ada.step();
     click_label(&mut ada, "Resign");
+    click_label(&mut ada, "Yes, resign");
     wait_until(&mut ada, "the rating changes", |a| {
         a.room().is_some_and(|r| r.ratings.len() == 2)
     });
@@ -1029,6 +1133,7 @@ fn seed_screenshot_data() {
         }
         if round == 1 {
             click_label(&mut ada, "Resign");
+            click_label(&mut ada, "Yes, resign");
         }
         wait_until(&mut ada, "the end", |a| {
             a.room().is_some_and(|r| r.game_id.is_some())
@@ -1060,6 +1165,7 @@ fn seed_screenshot_data() {
     });
     click_label(&mut ada, "Resign");
     click_label(&mut ada, "Resign a single game");
+    click_label(&mut ada, "Yes, resign");
     wait_until(&mut ada, "the end", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
     });

@@ -2,6 +2,7 @@
 //! it plays under.
 
 use egui::RichText;
+use rust_i18n::t;
 use tabula_shared::protocol::{ClientMessage, ErrorCode};
 
 use super::Command;
@@ -38,12 +39,10 @@ pub(super) struct AccountDialog {
 /// A readable reason for a refused `register`.
 fn register_error(code: ErrorCode, message: &str) -> String {
     match code {
-        ErrorCode::NameTaken => {
-            "This name is already registered by someone else. Connect with another name to register it.".into()
-        }
-        ErrorCode::WeakPassword => "Weak password: a password has 8 to 128 characters.".into(),
-        ErrorCode::AlreadyRegistered => "You are already registered.".into(),
-        _ => format!("Registration failed: {message}"),
+        ErrorCode::NameTaken => t!("account.name_taken").into(),
+        ErrorCode::WeakPassword => t!("account.weak").into(),
+        ErrorCode::AlreadyRegistered => t!("account.already").into(),
+        _ => t!("account.failed", message = message).into(),
     }
 }
 
@@ -63,14 +62,23 @@ impl AccountDialog {
         self.note = None;
     }
 
-    /// Sends a `register` with the password typed, if both fields agree.
+    /// Sends a `register` with the password typed, if both fields agree
+    /// and its length is one the server takes. The fields keep what was
+    /// typed until the server has registered the name, so a mistake is
+    /// corrected, not typed again.
     pub(super) fn register(&mut self, requests: &mut Requests) {
         if self.password != self.confirm {
-            self.note = Some(AccountNote::Failed("The two passwords differ.".into()));
+            self.note = Some(AccountNote::Failed(t!("account.differ").into()));
             return;
         }
-        let password = std::mem::take(&mut self.password);
-        self.confirm.clear();
+        let length = self.password.chars().count();
+        if !(8..=128).contains(&length) {
+            self.note = Some(AccountNote::Failed(
+                t!("account.too_short", length = length).into(),
+            ));
+            return;
+        }
+        let password = self.password.clone();
         self.request = Some(requests.send(ClientMessage::Register { password }));
         self.note = Some(AccountNote::Pending);
     }
@@ -78,9 +86,9 @@ impl AccountDialog {
     /// The server registered our name.
     pub(super) fn registered(&mut self, name: &str) {
         self.request = None;
-        self.note = Some(AccountNote::Done(format!(
-            "Registered: \"{name}\" is now your account. Sign in with it from any computer."
-        )));
+        self.password.clear();
+        self.confirm.clear();
+        self.note = Some(AccountNote::Done(t!("account.done", name = name).into()));
     }
 
     /// Takes an error if it answers our `register`; returns whether it did.
@@ -102,7 +110,7 @@ impl AccountDialog {
     pub(super) fn ui(&mut self, ctx: &egui::Context, session: &Session) -> Vec<Command> {
         let mut out = Vec::new();
         let mut open = true;
-        egui::Window::new("Account")
+        egui::Window::new(t!("ui.account"))
             .open(&mut open)
             .collapsible(false)
             .resizable(false)
@@ -110,11 +118,11 @@ impl AccountDialog {
             .show(ctx, |ui| {
                 if session.registered {
                     ui.label(
-                        RichText::new(format!("Signed in as {}", session.my_name))
+                        RichText::new(t!("account.signed_in", name = session.my_name))
                             .strong()
                             .color(GOOD),
                     );
-                    ui.label("A registered account: your name is reserved, your rated games count on the leaderboard.");
+                    ui.label(t!("ui.a_registered_account_your_name_is_reserv"));
                 } else {
                     out.extend(self.register_form(ui, &session.my_name));
                 }
@@ -129,33 +137,36 @@ impl AccountDialog {
     /// The form a guest registers with.
     fn register_form(&mut self, ui: &mut egui::Ui, name: &str) -> Vec<Command> {
         let mut out = Vec::new();
-        ui.label(RichText::new(format!("Playing as a guest: {name}")).strong());
-        ui.label("Register this name to keep it, sign in from any computer and play rated games.");
+        ui.label(RichText::new(t!("account.guest", name = name)).strong());
+        ui.label(t!("ui.register_this_name_to_keep_it_sign_in_fr"));
         ui.add_space(6.0);
+        // Enter in the second field registers, as the button does.
+        let mut entered = false;
         egui::Grid::new("register")
             .num_columns(2)
             .spacing([10.0, 6.0])
             .show(ui, |ui| {
-                let l = ui.label("New password");
+                let l = ui.label(t!("ui.new_password"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.password)
                         .password(true)
-                        .hint_text("8 to 128 characters"),
+                        .hint_text(t!("ui.8_to_128_characters")),
                 )
                 .labelled_by(l.id);
                 ui.end_row();
-                let l = ui.label("Confirm password");
-                ui.add(egui::TextEdit::singleline(&mut self.confirm).password(true))
+                let l = ui.label(t!("ui.confirm_password"));
+                let confirm = ui
+                    .add(egui::TextEdit::singleline(&mut self.confirm).password(true))
                     .labelled_by(l.id);
+                entered = confirm.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
                 ui.end_row();
             });
         let pending = self.note == Some(AccountNote::Pending);
+        let ready = !pending && !self.password.is_empty();
         if ui
-            .add_enabled(
-                !pending && !self.password.is_empty(),
-                egui::Button::new("Register this name"),
-            )
+            .add_enabled(ready, egui::Button::new(t!("ui.register_this_name")))
             .clicked()
+            || (ready && entered)
         {
             out.push(Command::Register);
         }
@@ -169,7 +180,7 @@ impl AccountDialog {
             Some(AccountNote::Pending) => {
                 ui.horizontal(|ui| {
                     ui.spinner();
-                    ui.label("Registering…");
+                    ui.label(t!("ui.registering"));
                 });
             }
             Some(AccountNote::Done(text)) => {

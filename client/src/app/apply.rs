@@ -17,6 +17,7 @@ impl TabulaApp {
             Command::Connect | Command::PlayHere | Command::Disconnect => {
                 self.apply_session(command)
             }
+            Command::Ask(danger) => self.confirm = danger,
             Command::ShowCreate(open) => self.lobby.create_open = open,
             Command::CreateRoom => self.create_room(),
             Command::JoinRoom { room_id, role } => {
@@ -32,6 +33,7 @@ impl TabulaApp {
                 }
             }
             Command::Leave => {
+                self.export = None;
                 self.room.leave(&mut self.requests);
                 self.requests.send(ClientMessage::ListRooms);
             }
@@ -43,6 +45,8 @@ impl TabulaApp {
             | Command::ReplayFlip
             | Command::CloseReplay => self.apply_navigation(command),
             Command::ShowAccount(open) => self.account.show(open),
+            Command::ShowSettings(open) => self.settings_open = open,
+            Command::ShowHelp(open) => self.help_open = open,
             Command::Register => self.account.register(&mut self.requests),
             Command::ExportGame(_)
             | Command::ExportReplay
@@ -66,6 +70,7 @@ impl TabulaApp {
             | Command::AnswerOffer { .. }
             | Command::MuteSpectators(_)
             | Command::Flip
+            | Command::LookBack(_)
             | Command::DismissResult
             | Command::SendChat
             | Command::SendDiceSeed => self.apply_room(command),
@@ -78,7 +83,7 @@ impl TabulaApp {
             Command::Connect => self.connect(),
             Command::PlayHere => {
                 if let Err(reason) = validate_name(&self.settings.name) {
-                    self.toasts.push(format!("Name: {reason}"));
+                    self.connect.name_error = Some(reason.to_string());
                     return;
                 }
                 match self.session.host(&mut self.settings) {
@@ -103,11 +108,14 @@ impl TabulaApp {
         let name = match validate_name(&self.settings.name) {
             Ok(name) => name,
             Err(reason) => {
-                self.toasts.push(format!("Name: {reason}"));
+                self.connect.name_error = Some(reason.to_string());
                 return;
             }
         };
+        self.connect.name_error = None;
         self.settings.name = name.clone();
+        self.connect.reached = false;
+        self.connect.unreachable = None;
         let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());
         let address = self.settings.address.trim().to_string();
         let token = self.settings.tokens.get(&address).cloned();
@@ -193,6 +201,7 @@ impl TabulaApp {
                 ClientMessage::MuteSpectators { room_id, muted }
             }),
             Command::Flip => room.flipped = !room.flipped,
+            Command::LookBack(n) => room.look_back(n),
             Command::DismissResult => room.result_dismissed = true,
             Command::SendChat => room.send_chat(requests),
             Command::SendDiceSeed => room.send_dice_seed(requests),
@@ -203,6 +212,10 @@ impl TabulaApp {
     /// Moving between the lobby, the history, the leaderboard and the replay
     /// viewer.
     fn apply_navigation(&mut self, command: Command) {
+        // The Save window belongs to the screen it was opened from.
+        if matches!(command, Command::ShowScreen(_) | Command::CloseReplay) {
+            self.export = None;
+        }
         match command {
             Command::ShowScreen(screen) => {
                 match screen {

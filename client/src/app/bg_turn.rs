@@ -58,9 +58,9 @@ impl BgTurn {
             BoardInput::Click(loc) => {
                 let n = loc.number();
                 if let Some(from) = self.selected
-                    && self.builder.destinations(from).contains(&n)
+                    && self.builder.reach(from).contains(&n)
                 {
-                    self.builder.hop(from, n);
+                    self.builder.travel(from, n);
                     self.selected = None;
                 } else if self.builder.movable().contains(&n) && loc != Loc::Off {
                     self.selected = if self.selected == Some(n) {
@@ -82,7 +82,7 @@ impl BgTurn {
                 if let Some(from) = self.selected.take()
                     && from != loc.number()
                 {
-                    self.builder.hop(from, loc.number());
+                    self.builder.travel(from, loc.number());
                 }
             }
         }

@@ -30,6 +30,10 @@ impl RoomScreen {
     ) -> Vec<Command> {
         let viewer = self.bg_viewer();
         let my_side = self.my_side();
+        if let Some((_, game)) = &self.look_back {
+            looked_back(ui, game, viewer, show_numbers, gomoku_geometry, bg_geometry);
+            return Vec::new();
+        }
         let Some(room) = &self.room else {
             return Vec::new();
         };
@@ -42,12 +46,14 @@ impl RoomScreen {
                 let mut view = BgView {
                     viewer: Some(viewer),
                     cube: game.config().cube.then_some(game.cube()),
+                    last_move: last_hops(room, viewer),
                     ..BgView::default()
                 };
                 let mut out = Vec::new();
                 let mut board = game.board();
+                let hop_secs = HOP_SECS / self.animation_speed.max(0.5);
                 if let Some(anim) = self.anims.front_mut() {
-                    match anim_frame(anim, viewer, &mut view) {
+                    match anim_frame(anim, viewer, hop_secs, &mut view) {
                         Some(b) => board = b,
                         None => {
                             self.anims.pop_front();
@@ -57,6 +63,12 @@ impl RoomScreen {
                 } else {
                     view.dice = match *game.phase() {
                         GamePhase::Moving { side, dice } => Some((side, [dice.a, dice.b])),
+                        // The roll just played stays in sight until the
+                        // next one (the opponent's dice no longer vanish
+                        // when its animation ends).
+                        GamePhase::AwaitingRoll { .. } | GamePhase::CubeOffered { .. } => {
+                            last_roll(room)
+                        }
                         _ => None,
                     };
                     if let Some(turn) = &self.bg {
@@ -83,6 +95,87 @@ impl RoomScreen {
             }
         }
     }
+}
+
+/// A position of the game in progress looked back at from the move list:
+/// drawn as it was, with nothing to click.
+fn looked_back(
+    ui: &mut Ui,
+    game: &LiveGame,
+    viewer: Side,
+    show_numbers: bool,
+    gomoku_geometry: &mut Option<GomokuGeometry>,
+    bg_geometry: &mut Option<BgGeometry>,
+) {
+    let rect = ui.available_rect_before_wrap();
+    match game {
+        LiveGame::Gomoku(game) => {
+            let view = GomokuView {
+                clicker: None,
+                show_numbers,
+                line: Vec::new(),
+                forbidden: Vec::new(),
+                flipped: false,
+            };
+            *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
+            gomoku_view::show(ui, game, &view);
+        }
+        LiveGame::Backgammon(game) => {
+            let view = BgView {
+                viewer: Some(viewer),
+                cube: game.config().cube.then_some(game.cube()),
+                ..BgView::default()
+            };
+            *bg_geometry = Some(BgGeometry::fit(rect));
+            bg_view::show(ui, &game.board(), &view);
+        }
+    }
+}
+
+/// The hops of the last play of the game in progress, as places on the
+/// board seen by `viewer` (the play is in its mover's numbering).
+pub(super) fn last_hops(room: &Room, viewer: Side) -> Vec<(Loc, Loc)> {
+    use tabula_shared::protocol::{BgAction, GameRecord};
+    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+        return Vec::new();
+    };
+    let Some((side, play)) = actions
+        .iter()
+        .rev()
+        .find_map(|a| match a {
+            BgAction::NextGame => Some(None),
+            BgAction::Play { side, play } => Some(Some((*side, play))),
+            _ => None,
+        })
+        .flatten()
+    else {
+        return Vec::new();
+    };
+    let place = |n: u8| match n {
+        25 => Loc::Bar,
+        0 => Loc::Off,
+        n if side == viewer => Loc::Point(n),
+        n => Loc::Point(25 - n),
+    };
+    play.moves
+        .iter()
+        .map(|m| (place(m.from), place(m.to)))
+        .collect()
+}
+
+/// The last roll of the game in progress and whose it was (the opening
+/// roll's two dice count as White's, as the replay shows them).
+pub(super) fn last_roll(room: &Room) -> Option<(Side, [u8; 2])> {
+    use tabula_shared::protocol::{BgAction, GameRecord};
+    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+        return None;
+    };
+    actions.iter().rev().find_map(|a| match a {
+        BgAction::NextGame => Some(None),
+        BgAction::Roll { side, dice } => Some(Some((*side, *dice))),
+        BgAction::OpeningRoll { white, black } => Some(Some((Side::White, [*white, *black]))),
+        _ => None,
+    })?
 }
 
 /// The Gomoku board; a click on it places a stone when it is our turn.
@@ -150,7 +243,7 @@ fn turn_view(turn: &BgTurn, side: Side, view: &mut BgView) -> Board {
         .selected
         .map(|s| {
             turn.builder
-                .destinations(s)
+                .reach(s)
                 .into_iter()
                 .map(Loc::from_number)
                 .collect()
@@ -161,7 +254,7 @@ fn turn_view(turn: &BgTurn, side: Side, view: &mut BgView) -> Board {
 
 /// The board in the middle of an opponent's hop, with the flying checker
 /// set in `view`; `None` once the last hop is done.
-fn anim_frame(anim: &mut Anim, viewer: Side, view: &mut BgView) -> Option<Board> {
+fn anim_frame(anim: &mut Anim, viewer: Side, hop_secs: f32, view: &mut BgView) -> Option<Board> {
     let to_viewer = |side: Side, n: u8| -> Loc {
         match n {
             25 => Loc::Bar,
@@ -171,7 +264,7 @@ fn anim_frame(anim: &mut Anim, viewer: Side, view: &mut BgView) -> Option<Board>
         }
     };
     let start = *anim.start.get_or_insert_with(Instant::now);
-    let t = start.elapsed().as_secs_f32() / HOP_SECS;
+    let t = start.elapsed().as_secs_f32() / hop_secs;
     let k = t.floor() as usize;
     if k >= anim.hops.len() {
         return None;

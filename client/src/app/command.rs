@@ -7,7 +7,7 @@ use tabula_shared::export::ExportFormat;
 use tabula_shared::gomoku::{Point, Swap2Choice};
 use tabula_shared::protocol::{GameKind, LeaderboardPeriod, OfferKind, Role};
 
-use super::Screen;
+use super::{Danger, Screen};
 use crate::bg_view::BoardInput;
 
 /// Everything a panel can ask for.
@@ -34,6 +34,8 @@ pub enum Command {
     JoinByCode,
     /// Leave the current room.
     Leave,
+    /// Ask before a destructive action (`Some`), or drop the question (`None`).
+    Ask(Option<Danger>),
     /// Place a Gomoku stone.
     PlaceStone(Point),
     /// Make a Swap2 opening choice.
@@ -71,6 +73,9 @@ pub enum Command {
     },
     /// Mute or unmute the spectators' chat (players only).
     MuteSpectators(bool),
+    /// Look at the position after this many actions of the game in
+    /// progress (from the move list), or back at the live one (`None`).
+    LookBack(Option<usize>),
     /// Turn the board around (spectators).
     Flip,
     /// Close the game-over dialog.
@@ -94,6 +99,10 @@ pub enum Command {
     ReplayFlip,
     /// Leave the replay viewer.
     CloseReplay,
+    /// Open or close the keyboard help window.
+    ShowHelp(bool),
+    /// Open or close the Settings window.
+    ShowSettings(bool),
     /// Open or close the account window.
     ShowAccount(bool),
     /// Register our name with the password typed in the account window.

@@ -2,6 +2,7 @@
 //! server and the passwords, then connects or hosts a game here.
 
 use egui::{Key, RichText, Ui};
+use rust_i18n::t;
 
 use super::Command;
 use super::labels::BAD;
@@ -15,12 +16,31 @@ pub(super) struct ConnectScreen {
     /// The account password typed: kept in memory only, and cleared once the
     /// server has welcomed us.
     pub(super) account_password: String,
+    /// The server of the last Connect has welcomed us at least once: a lost
+    /// connection is then retried, as the server may be restarting.
+    pub(super) reached: bool,
+    /// Why the name typed was refused, shown under the name field.
+    pub(super) name_error: Option<String>,
+    /// Why the last Connect found no server, and what to check.
+    pub(super) unreachable: Option<String>,
 }
 
 impl ConnectScreen {
     /// The password to sign in with, if one was typed.
     pub(super) fn account_password(&self) -> Option<String> {
         Some(self.account_password.clone()).filter(|p| !p.is_empty())
+    }
+
+    /// A connection attempt failed. Before the server has ever answered,
+    /// trying again and again helps nobody: the attempt stops and the
+    /// screen says what to check. Returns whether to stop.
+    pub(super) fn attempt_failed(&mut self, address: &str, reason: &str) -> bool {
+        if self.reached {
+            return false;
+        }
+        self.unreachable =
+            Some(t!("connect.unreachable", address = address, reason = reason).into());
+        true
     }
 
     /// Draws the screen.
@@ -33,55 +53,68 @@ impl ConnectScreen {
         let mut out = Vec::new();
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
-            ui.heading("Gomoku and Backgammon with friends");
+            ui.heading(t!("connect.heading"));
             ui.add_space(20.0);
         });
         egui::Grid::new("connect")
             .num_columns(2)
             .spacing([12.0, 10.0])
             .show(ui, |ui| {
-                let l = ui.label("Display name");
+                let l = ui.label(t!("connect.name"));
                 let field = ui
                     .text_edit_singleline(&mut settings.name)
                     .labelled_by(l.id);
                 probe::mark("name", field.rect);
                 ui.end_row();
-                let l = ui.label("Server address");
+                if let Some(reason) = &self.name_error {
+                    ui.label("");
+                    ui.label(RichText::new(t!("connect.name_error", reason = reason)).color(BAD));
+                    ui.end_row();
+                }
+                let l = ui.label(t!("connect.address"));
                 ui.text_edit_singleline(&mut settings.address)
                     .labelled_by(l.id);
                 ui.end_row();
-                let l = ui.label("Server password");
+                let l = ui.label(t!("connect.server_password"));
                 ui.add(
                     egui::TextEdit::singleline(&mut settings.password)
                         .password(true)
-                        .hint_text("optional"),
+                        .hint_text(t!("connect.optional")),
                 )
                 .labelled_by(l.id);
                 ui.end_row();
-                let l = ui.label("Account password");
+                let l = ui.label(t!("connect.account_password"));
                 ui.add(
                     egui::TextEdit::singleline(&mut self.account_password)
                         .password(true)
-                        .hint_text("only to sign in to a registered name"),
+                        .hint_text(t!("connect.account_password_hint")),
                 )
                 .labelled_by(l.id)
-                .on_hover_text("Leave empty to play as a guest. Never saved on this computer.");
+                .on_hover_text(t!("connect.account_password_tip"));
                 ui.end_row();
             });
         if let ConnState::Refused(reason) = conn {
             ui.add_space(8.0);
             ui.label(RichText::new(reason).color(BAD));
         }
+        if let Some(reason) = &self.unreachable {
+            ui.add_space(8.0);
+            ui.add(egui::Label::new(RichText::new(reason).color(BAD)).wrap());
+        }
         ui.add_space(12.0);
         ui.horizontal(|ui| {
-            let connect = ui.button("Connect");
+            let connect = ui.button(t!("connect.connect"));
             probe::mark("connect", connect.rect);
             if connect.clicked() {
                 out.push(Command::Connect);
             }
-            if cfg!(not(target_arch = "wasm32")) && ui.button("Play on this computer").on_hover_text(
-                "Start a server inside this app (or use the one already running here) and connect to it",
-            ).clicked() {
+            // A page in a browser cannot host a server.
+            if cfg!(not(target_arch = "wasm32"))
+                && ui
+                    .button(t!("connect.play_here"))
+                    .on_hover_text(t!("connect.play_here_hint"))
+                    .clicked()
+            {
                 out.push(Command::PlayHere);
             }
         });

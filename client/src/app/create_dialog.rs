@@ -3,6 +3,7 @@
 //! from the same choices.
 
 use egui::{Align2, Ui};
+use rust_i18n::t;
 use tabula_shared::gomoku::{Opening, Rule};
 use tabula_shared::protocol::{AiLevel, ColourChoice, GameKind};
 
@@ -18,16 +19,19 @@ pub(super) fn create_dialog(
     registered: bool,
 ) -> Vec<Command> {
     let mut out = Vec::new();
-    egui::Window::new("Create room")
+    egui::Window::new(t!("ui.create_room"))
         .collapsible(false)
         .resizable(false)
-        .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+        // Held by its top edge: rows appearing or going below (the rules of
+        // the other game) never move the rows above under the pointer.
+        .anchor(Align2::CENTER_TOP, [0.0, 48.0])
         .show(ctx, |ui| {
             ui.horizontal(|ui| {
-                ui.label("Game");
-                let gomoku = ui.radio_value(&mut f.game, GameKind::Gomoku, "Gomoku");
+                ui.label(t!("ui.game"));
+                let gomoku = ui.radio_value(&mut f.game, GameKind::Gomoku, t!("ui.gomoku"));
                 probe::mark("game-gomoku", gomoku.rect);
-                let backgammon = ui.radio_value(&mut f.game, GameKind::Backgammon, "Backgammon");
+                let backgammon =
+                    ui.radio_value(&mut f.game, GameKind::Backgammon, t!("ui.backgammon"));
                 probe::mark("game-backgammon", backgammon.rect);
             });
             ui.separator();
@@ -38,27 +42,32 @@ pub(super) fn create_dialog(
             ui.separator();
             seating(ui, f);
             clock(ui, f);
-            ui.checkbox(&mut f.private, "Private (join by code)");
-            if !f.vs_ai {
-                let mut rated = f.rated && registered;
-                let response = ui
-                    .add_enabled(registered, egui::Checkbox::new(&mut rated, "Rated"))
-                    .on_hover_text("The result changes both players' ratings")
-                    .on_disabled_hover_text(
-                        "Rated games are for registered names: register yours under Account…",
-                    );
-                if response.changed() {
-                    f.rated = rated;
-                }
+            ui.checkbox(&mut f.private, t!("ui.private_join_by_code"));
+            // Always there (greyed against the AI), so that the rows do not
+            // move when the opponent changes.
+            let mut rated = f.rated && registered && !f.vs_ai;
+            let response = ui
+                .add_enabled(
+                    registered && !f.vs_ai,
+                    egui::Checkbox::new(&mut rated, t!("ui.rated")),
+                )
+                .on_hover_text(t!("ui.the_result_changes_both_players_ratings"))
+                .on_disabled_hover_text(if f.vs_ai {
+                    "Games against the AI are not rated"
+                } else {
+                    "Rated games are for registered names: register yours under Account…"
+                });
+            if response.changed() {
+                f.rated = rated;
             }
             ui.separator();
             ui.horizontal(|ui| {
-                let create = ui.button("Create");
+                let create = ui.button(t!("ui.create"));
                 probe::mark("create", create.rect);
                 if create.clicked() {
                     out.push(Command::CreateRoom);
                 }
-                if ui.button("Cancel").clicked() {
+                if ui.button(t!("ui.cancel")).clicked() {
                     out.push(Command::ShowCreate(false));
                 }
             });
@@ -69,47 +78,47 @@ pub(super) fn create_dialog(
 /// Board size, rule and opening.
 fn gomoku_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Board");
+        ui.label(t!("ui.board"));
         ui.radio_value(&mut f.size, 15, "15×15");
         ui.radio_value(&mut f.size, 19, "19×19");
     });
     ui.horizontal(|ui| {
-        ui.label("Rules");
-        ui.radio_value(&mut f.rule, Rule::Freestyle, "Freestyle");
-        ui.radio_value(&mut f.rule, Rule::Standard, "Standard");
-        ui.radio_value(&mut f.rule, Rule::Renju, "Renju");
+        ui.label(t!("ui.rules"));
+        ui.radio_value(&mut f.rule, Rule::Freestyle, t!("ui.freestyle"));
+        ui.radio_value(&mut f.rule, Rule::Standard, t!("ui.standard"));
+        ui.radio_value(&mut f.rule, Rule::Renju, t!("ui.renju"));
     });
     ui.horizontal(|ui| {
-        ui.label("Opening");
-        ui.radio_value(&mut f.opening, Opening::None, "None");
-        ui.radio_value(&mut f.opening, Opening::Swap2, "Swap2");
+        ui.label(t!("ui.opening"));
+        ui.radio_value(&mut f.opening, Opening::None, t!("ui.none"));
+        ui.radio_value(&mut f.opening, Opening::Swap2, t!("ui.swap2"));
     });
 }
 
 /// Match length, cube and its rules.
 fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Match to");
+        ui.label(t!("ui.match_to"));
         ui.add(egui::DragValue::new(&mut f.length).range(0..=25));
         ui.label(if f.length == 0 {
-            "(money game)"
+            t!("create.money_game")
         } else {
-            "points"
+            t!("create.points")
         });
     });
     ui.horizontal(|ui| {
-        ui.checkbox(&mut f.cube, "Cube");
-        ui.checkbox(&mut f.crawford, "Crawford");
-        ui.checkbox(&mut f.jacoby, "Jacoby");
+        ui.checkbox(&mut f.cube, t!("ui.cube"));
+        ui.checkbox(&mut f.crawford, t!("ui.crawford"));
+        ui.checkbox(&mut f.jacoby, t!("ui.jacoby"));
     });
 }
 
 /// The opponent (a person or an AI level) and our colour.
 fn seating(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.label("Opponent");
-        ui.radio_value(&mut f.vs_ai, false, "Human");
-        let ai = ui.radio_value(&mut f.vs_ai, true, "AI");
+        ui.label(t!("ui.opponent"));
+        ui.radio_value(&mut f.vs_ai, false, t!("ui.human"));
+        let ai = ui.radio_value(&mut f.vs_ai, true, t!("ui.ai"));
         probe::mark("opponent-ai", ai.rect);
         if f.vs_ai {
             egui::ComboBox::from_id_salt("level")
@@ -122,40 +131,40 @@ fn seating(ui: &mut Ui, f: &mut CreateForm) {
         }
     });
     ui.horizontal(|ui| {
-        ui.label("Colour");
+        ui.label(t!("ui.colour"));
         // The first seat's colour comes first: black in Gomoku, white in Backgammon.
         let choices = match f.game {
             GameKind::Gomoku => [
-                (ColourChoice::Black, "Black (first)"),
-                (ColourChoice::White, "White"),
+                (ColourChoice::Black, t!("create.black_first")),
+                (ColourChoice::White, t!("create.white")),
             ],
             GameKind::Backgammon => [
-                (ColourChoice::White, "White"),
-                (ColourChoice::Black, "Black"),
+                (ColourChoice::White, t!("create.white")),
+                (ColourChoice::Black, t!("create.black")),
             ],
         };
         for (colour, label) in choices {
             ui.radio_value(&mut f.colour, colour, label);
         }
-        ui.radio_value(&mut f.colour, ColourChoice::Random, "Random");
+        ui.radio_value(&mut f.colour, ColourChoice::Random, t!("ui.random"));
     });
 }
 
 /// The clock: minutes per player and the increment per move.
 fn clock(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
-        ui.checkbox(&mut f.timed, "Clock");
+        ui.checkbox(&mut f.timed, t!("ui.clock"));
         if f.timed {
             ui.add(
                 egui::DragValue::new(&mut f.minutes)
                     .range(1..=180)
-                    .suffix(" min"),
+                    .suffix(t!("ui.min")),
             );
             ui.label("+");
             ui.add(
                 egui::DragValue::new(&mut f.increment)
                     .range(0..=60)
-                    .suffix(" s"),
+                    .suffix(t!("ui.s")),
             );
         }
     });

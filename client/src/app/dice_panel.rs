@@ -4,6 +4,7 @@
 //! methods, for every roll on the server and for the player's own.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::backgammon::Dice;
 use tabula_shared::fair_dice::ChiSquare;
 use tabula_shared::protocol::{DiceStats, DiceStatsReport};
@@ -32,8 +33,8 @@ impl DicePanel {
     pub(super) fn ui(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            ui.heading("Dice statistics");
-            if ui.button("Refresh").clicked() {
+            ui.heading(t!("ui.dice_statistics"));
+            if ui.button(t!("ui.refresh")).clicked() {
                 out.push(Command::ShowScreen(Screen::Dice));
             }
         });
@@ -42,7 +43,7 @@ impl DicePanel {
         let Some(report) = &self.report else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("Loading…");
+                ui.label(t!("ui.loading"));
             });
             return out;
         };
@@ -66,7 +67,7 @@ impl DicePanel {
 fn stats_section(ui: &mut Ui, id: &str, title: &str, stats: &DiceStats) {
     ui.label(RichText::new(title).strong().size(16.0));
     if stats.dice() == 0 {
-        ui.label("No dice yet.");
+        ui.label(t!("ui.no_dice_yet"));
         return;
     }
     ui.label(format!(

@@ -2,6 +2,7 @@
 //! whether it was saved. The form itself is [`ExportForm`].
 
 use egui::RichText;
+use rust_i18n::t;
 
 use super::Command;
 use super::labels::{BAD, GOOD, game_name};
@@ -11,7 +12,7 @@ use crate::export::ExportForm;
 pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<Command> {
     let mut out = Vec::new();
     let mut open = true;
-    egui::Window::new("Save game")
+    egui::Window::new(t!("ui.save_game"))
         .open(&mut open)
         .collapsible(false)
         .resizable(false)
@@ -28,13 +29,11 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
             ));
             let formats = form.formats();
             if formats.is_empty() {
-                ui.label(
-                    "This game cannot be saved: no other program knows its \"doubles played twice\" rule.",
-                );
+                ui.label(t!("export.cannot"));
                 return;
             }
             ui.horizontal(|ui| {
-                ui.label("Format");
+                ui.label(t!("ui.format"));
                 for f in formats {
                     if ui.radio(form.format == Some(*f), f.label()).clicked() {
                         out.push(Command::ExportFormat(*f));
@@ -42,24 +41,25 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
                 }
             });
             ui.horizontal(|ui| {
-                let l = ui.label("File");
+                let l = ui.label(t!("ui.file"));
                 ui.add(egui::TextEdit::singleline(&mut form.path).desired_width(420.0))
                     .labelled_by(l.id);
             });
-            if ui.button("Save").clicked() {
+            if ui.button(t!("ui.save")).clicked() {
                 out.push(Command::SaveExport);
             }
             match &form.outcome {
                 Some(Ok(path)) => {
-                    ui.label(RichText::new(format!("Saved to {path}")).color(GOOD));
+                    ui.label(RichText::new(t!("export.saved", path = path)).color(GOOD));
                 }
                 Some(Err(e)) => {
-                    ui.label(RichText::new(format!("Not saved: {e}")).color(BAD));
+                    ui.label(RichText::new(t!("export.not_saved", error = e)).color(BAD));
                 }
                 None => {}
             }
         });
-    if !open {
+    // Esc closes it, as the close button does.
+    if !open || ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
         out.push(Command::CloseExport);
     }
     out

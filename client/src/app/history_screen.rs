@@ -2,6 +2,7 @@
 //! button that opens it in the replay viewer.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::protocol::{EndReason, GameSummary};
 use tabula_shared::seat::Seat;
 
@@ -37,8 +38,8 @@ impl HistoryScreen {
     pub(super) fn ui(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            ui.heading("My games");
-            if ui.button("Refresh").clicked() {
+            ui.heading(t!("ui.my_games"));
+            if ui.button(t!("ui.refresh")).clicked() {
                 out.push(Command::HistoryPage(self.offset));
             }
         });
@@ -51,12 +52,12 @@ impl HistoryScreen {
         let Some(page) = &self.page else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("Loading…");
+                ui.label(t!("ui.loading"));
             });
             return out;
         };
         if page.games.is_empty() {
-            ui.label("No finished games yet. Play one, then come back to replay it.");
+            ui.label(t!("ui.no_finished_games_yet_play_one_then_come"));
             return out;
         }
         out.extend(pager(ui, page));
@@ -66,8 +67,16 @@ impl HistoryScreen {
                 .num_columns(6)
                 .spacing([16.0, 6.0])
                 .show(ui, |ui| {
-                    for h in ["Date", "Game", "Opponent", "Result", "Rated", ""] {
-                        ui.label(RichText::new(h).strong());
+                    for h in [
+                        "history.date",
+                        "lobby.game",
+                        "history.opponent",
+                        "history.result",
+                        "lobby.rated",
+                        "",
+                    ] {
+                        let text = if h.is_empty() { "".into() } else { t!(h) };
+                        ui.label(RichText::new(text).strong());
                     }
                     ui.end_row();
                     for g in &page.games {
@@ -87,16 +96,21 @@ fn pager(ui: &mut Ui, page: &HistoryPage) -> Vec<Command> {
     let last = page.offset + page.games.len() as u32;
     ui.horizontal(|ui| {
         if ui
-            .add_enabled(page.offset > 0, egui::Button::new("Newer"))
+            .add_enabled(page.offset > 0, egui::Button::new(t!("ui.newer")))
             .clicked()
         {
             out.push(Command::HistoryPage(
                 page.offset.saturating_sub(HISTORY_PAGE),
             ));
         }
-        ui.label(format!("Games {first}–{last} of {}", page.total));
+        ui.label(t!(
+            "history.page",
+            first = first,
+            last = last,
+            total = page.total
+        ));
         if ui
-            .add_enabled(last < page.total, egui::Button::new("Older"))
+            .add_enabled(last < page.total, egui::Button::new(t!("ui.older")))
             .clicked()
         {
             out.push(Command::HistoryPage(last));
@@ -132,7 +146,7 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
     } else {
         ui.label("—");
     }
-    if ui.button("Replay").clicked() {
+    if ui.button(t!("ui.replay")).clicked() {
         out.push(Command::OpenGame(g.game_id.clone()));
     }
     out
@@ -155,7 +169,8 @@ fn seat_name(summary: &GameSummary, seat: Seat) -> String {
 }
 
 /// "Won", "Lost" or "Draw" from `me`'s side (or "Ada won" when `me` did
-/// not play), with how it ended and the Backgammon score.
+/// not play), with how it ended and the Backgammon score: ours first when we
+/// played ("Lost 0–4"), else White's.
 pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
     let my_seat = summary
         .seats
@@ -173,8 +188,62 @@ pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
     if !reason.is_empty() {
         text.push_str(&format!(" ({reason})"));
     }
-    if let Some([w, b]) = result.score {
-        text.push_str(&format!(" {w}–{b}"));
+    if let Some(score) = result.score {
+        let mine = my_seat.map_or(0, |m| tabula_shared::seat::side_of(m).index());
+        text.push_str(&format!(" {}–{}", score[mine], score[1 - mine]));
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::backgammon::MatchConfig;
+    use tabula_shared::protocol::{
+        ColourChoice, GameOptions, GameResult, Opponent, PlayerInfo, RoomOptions, SeatInfo,
+    };
+
+    fn summary(winner: Seat, score: [u32; 2]) -> GameSummary {
+        let seat = |seat, id: &str| SeatInfo {
+            seat,
+            player: Some(PlayerInfo {
+                id: id.into(),
+                name: id.to_uppercase(),
+                ai: None,
+            }),
+            connected: true,
+            grace_ms: None,
+        };
+        GameSummary {
+            game_id: "g".into(),
+            options: RoomOptions {
+                game: GameOptions::Backgammon(MatchConfig::default()),
+                opponent: Opponent::Human,
+                colour: ColourChoice::Black,
+                time_control: None,
+                private: false,
+                takebacks: true,
+                rated: false,
+            },
+            seats: vec![seat(Seat::First, "w"), seat(Seat::Second, "b")],
+            result: GameResult {
+                winner: Some(winner),
+                reason: EndReason::Rules,
+                line: vec![],
+                score: Some(score),
+            },
+            actions: 0,
+            started_at: 0,
+            ended_at: 0,
+        }
+    }
+
+    /// Issue 26 #7: a match Black lost 0–4 read "Lost 4–0".
+    #[test]
+    fn the_score_puts_our_points_first() {
+        let s = summary(Seat::First, [4, 0]);
+        assert_eq!(result_text(&s, "b"), "Lost 0–4");
+        assert_eq!(result_text(&s, "w"), "Won 4–0");
+        assert_eq!(result_text(&s, "someone"), "W won 4–0");
+    }
 }

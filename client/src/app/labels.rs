@@ -2,6 +2,7 @@
 //! room's rules in one line, the "Rated" colour and the status dot.
 
 use egui::{Color32, Ui};
+use rust_i18n::t;
 use tabula_shared::gomoku::{Opening, Rule};
 use tabula_shared::protocol::{AiLevel, GameKind, GameOptions};
 
@@ -28,20 +29,22 @@ pub(super) fn dot(ui: &mut Ui, colour: Color32, size: f32) -> egui::Response {
 }
 
 /// An AI level's name.
-pub(super) fn level_name(level: AiLevel) -> &'static str {
+pub(super) fn level_name(level: AiLevel) -> String {
     match level {
-        AiLevel::Beginner => "Beginner",
-        AiLevel::Intermediate => "Intermediate",
-        AiLevel::Expert => "Expert",
+        AiLevel::Beginner => t!("level.beginner"),
+        AiLevel::Intermediate => t!("level.intermediate"),
+        AiLevel::Expert => t!("level.expert"),
     }
+    .into()
 }
 
 /// A game's name.
-pub(super) fn game_name(kind: GameKind) -> &'static str {
+pub(super) fn game_name(kind: GameKind) -> String {
     match kind {
-        GameKind::Gomoku => "Gomoku",
-        GameKind::Backgammon => "Backgammon",
+        GameKind::Gomoku => t!("game.gomoku"),
+        GameKind::Backgammon => t!("game.backgammon"),
     }
+    .into()
 }
 
 /// A one-line description of a room's rules.
@@ -49,32 +52,32 @@ pub fn rules_text(game: &GameOptions) -> String {
     match game {
         GameOptions::Gomoku(c) => {
             let rule = match c.rule {
-                Rule::Freestyle => "freestyle",
-                Rule::Standard => "standard",
-                Rule::Renju => "renju",
+                Rule::Freestyle => t!("rules.freestyle"),
+                Rule::Standard => t!("rules.standard"),
+                Rule::Renju => t!("rules.renju"),
             };
             let opening = match c.opening {
-                Opening::None => "",
-                Opening::Swap2 => ", swap2",
+                Opening::None => "".into(),
+                Opening::Swap2 => t!("rules.swap2"),
             };
             format!("{0}×{0} {rule}{opening}", c.size)
         }
         GameOptions::Backgammon(c) => {
             let mut parts = vec![if c.length == 0 {
-                "money game".to_string()
+                t!("rules.money_game").to_string()
             } else {
-                format!("{}-point match", c.length)
+                t!("rules.match", length = c.length).to_string()
             }];
             if c.cube {
-                parts.push("cube".into());
+                parts.push(t!("rules.cube").into());
             }
             if c.crawford && c.length > 0 {
-                parts.push("Crawford".into());
+                parts.push(t!("rules.crawford").into());
             }
             if c.jacoby && c.length == 0 {
-                parts.push("Jacoby".into());
+                parts.push(t!("rules.jacoby").into());
             }
-            parts.join(", ")
+            parts.join(&t!("list.separator"))
         }
     }
 }

@@ -2,6 +2,7 @@
 //! all time or over the last 7 days, and the AI levels' ratings beside them.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::protocol::{AiRating, GameKind, LeaderboardEntry, LeaderboardPeriod};
 
 use super::Command;
@@ -41,7 +42,7 @@ impl LeaderboardScreen {
     /// Draws the screen; `me` is our player id, underlined in the table.
     pub(super) fn ui(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
         let (game, period) = self.choice;
-        ui.heading("Ratings");
+        ui.heading(t!("ui.ratings"));
         let out = choice_bar(ui, game, period);
         ui.separator();
         let Some(board) = self
@@ -51,7 +52,7 @@ impl LeaderboardScreen {
         else {
             ui.horizontal(|ui| {
                 ui.spinner();
-                ui.label("Loading…");
+                ui.label(t!("ui.loading"));
             });
             return out;
         };
@@ -101,15 +102,15 @@ fn choice_bar(ui: &mut Ui, game: GameKind, period: LeaderboardPeriod) -> Vec<Com
         }
         ui.separator();
         for (p, label) in [
-            (LeaderboardPeriod::AllTime, "All time"),
-            (LeaderboardPeriod::Week, "Last 7 days"),
+            (LeaderboardPeriod::AllTime, t!("board.all_time")),
+            (LeaderboardPeriod::Week, t!("board.week")),
         ] {
             if ui.selectable_label(period == p, label).clicked() {
                 out.push(Command::ShowLeaderboard(game, p));
             }
         }
         ui.separator();
-        if ui.button("Refresh").clicked() {
+        if ui.button(t!("ui.refresh")).clicked() {
             out.push(Command::ShowLeaderboard(game, period));
         }
     });
@@ -125,17 +126,24 @@ fn table(ui: &mut Ui, entries: &[LeaderboardEntry], week: bool, me: &str) {
         .show(ui, |ui| {
             let heads: &[&str] = if week {
                 &[
-                    "Rank",
-                    "Name",
-                    "Rating",
-                    "Games (7 days)",
-                    "Change (7 days)",
+                    "board.rank",
+                    "board.name",
+                    "board.rating",
+                    "board.games_week",
+                    "board.change_week",
                 ]
             } else {
-                &["Rank", "Name", "Rating", "Games", ""]
+                &[
+                    "board.rank",
+                    "board.name",
+                    "board.rating",
+                    "board.games",
+                    "",
+                ]
             };
             for h in heads {
-                ui.label(RichText::new(*h).strong());
+                let text = if h.is_empty() { "".into() } else { t!(*h) };
+                ui.label(RichText::new(text).strong());
             }
             ui.end_row();
             for e in entries {

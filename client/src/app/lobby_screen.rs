@@ -1,5 +1,6 @@
 //! [`LobbyScreen`]: the list of rooms, its filters, and joining by code.
 
+use rust_i18n::t;
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
@@ -42,7 +43,7 @@ impl LobbyScreen {
             .filter(|r| !settings.waiting_only || r.status == RoomStatus::Waiting)
             .collect();
         if rooms.is_empty() {
-            ui.label("No rooms yet. Create one!");
+            ui.label(t!("lobby.empty"));
             return out;
         }
         egui::ScrollArea::vertical().show(ui, |ui| {
@@ -52,7 +53,14 @@ impl LobbyScreen {
                 .spacing([16.0, 6.0])
                 .show(ui, |ui| {
                     for h in [
-                        "Game", "Rules", "Rated", "Players", "Clock", "Status", "Watching", "",
+                        t!("lobby.game"),
+                        t!("lobby.rules"),
+                        t!("lobby.rated"),
+                        t!("lobby.players"),
+                        t!("lobby.clock"),
+                        t!("lobby.status"),
+                        t!("lobby.watching"),
+                        "".into(),
                     ] {
                         ui.label(RichText::new(h).strong());
                     }
@@ -70,27 +78,31 @@ impl LobbyScreen {
     fn toolbar(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
         let mut out = Vec::new();
         ui.horizontal(|ui| {
-            let create = ui.button("Create room…");
+            let create = ui.button(t!("lobby.create"));
             probe::mark("create-room", create.rect);
             if create.clicked() {
                 out.push(Command::ShowCreate(true));
             }
             ui.separator();
-            ui.label("Game");
+            ui.label(t!("lobby.game"));
             egui::ComboBox::from_id_salt("filter_game")
-                .selected_text(settings.filter_game.map_or("All", game_name))
+                .selected_text(
+                    settings
+                        .filter_game
+                        .map_or_else(|| t!("lobby.all").into(), game_name),
+                )
                 .show_ui(ui, |ui| {
-                    ui.selectable_value(&mut settings.filter_game, None, "All");
+                    ui.selectable_value(&mut settings.filter_game, None, t!("lobby.all"));
                     for kind in [GameKind::Gomoku, GameKind::Backgammon] {
                         ui.selectable_value(&mut settings.filter_game, Some(kind), game_name(kind));
                     }
                 });
-            ui.checkbox(&mut settings.waiting_only, "Waiting only");
+            ui.checkbox(&mut settings.waiting_only, t!("lobby.waiting_only"));
             ui.separator();
-            let l = ui.label("Private code");
+            let l = ui.label(t!("lobby.private_code"));
             ui.add(egui::TextEdit::singleline(&mut self.join_code).desired_width(80.0))
                 .labelled_by(l.id);
-            if ui.button("Join by code").clicked() {
+            if ui.button(t!("lobby.join_by_code")).clicked() {
                 out.push(Command::JoinByCode);
             }
         });
@@ -104,7 +116,7 @@ fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
     ui.label(game_name(r.options.game.kind()));
     ui.label(rules_text(&r.options.game));
     if r.options.rated {
-        ui.label(RichText::new("Rated").strong().color(RATED));
+        ui.label(RichText::new(t!("lobby.rated")).strong().color(RATED));
     } else {
         ui.label("—");
     }
@@ -117,25 +129,25 @@ fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
                 .map_or_else(|| "—".to_string(), |p| p.name.clone())
         })
         .collect();
-    ui.label(names.join(" vs "));
+    ui.label(names.join(&t!("lobby.vs")));
     ui.label(r.options.time_control.map_or_else(
         || "—".into(),
         |t| format!("{}+{}", t.initial_secs / 60, t.increment_secs),
     ));
     ui.label(match r.status {
-        RoomStatus::Waiting => "waiting",
-        RoomStatus::Playing => "playing",
-        RoomStatus::Finished => "finished",
+        RoomStatus::Waiting => t!("lobby.waiting"),
+        RoomStatus::Playing => t!("lobby.playing"),
+        RoomStatus::Finished => t!("lobby.finished"),
     });
     ui.label(r.spectators.to_string());
     ui.horizontal(|ui| {
-        if r.status == RoomStatus::Waiting && ui.button("Join").clicked() {
+        if r.status == RoomStatus::Waiting && ui.button(t!("lobby.join")).clicked() {
             out.push(Command::JoinRoom {
                 room_id: r.room_id.clone(),
                 role: Role::Player,
             });
         }
-        if ui.button("Watch").clicked() {
+        if ui.button(t!("lobby.watch")).clicked() {
             out.push(Command::JoinRoom {
                 room_id: r.room_id.clone(),
                 role: Role::Spectator,

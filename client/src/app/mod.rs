@@ -21,9 +21,11 @@ use crate::settings::Settings;
 
 mod account_dialog;
 mod apply;
+mod autoplay;
 mod bg_turn;
 mod board_panel;
 mod command;
+mod confirm_dialog;
 mod connect_screen;
 mod create_dialog;
 mod dice_panel;
@@ -34,6 +36,7 @@ mod labels;
 mod layout;
 mod leaderboard_screen;
 mod lobby_screen;
+mod move_list;
 mod network_events;
 mod replay_screen;
 mod requests;
@@ -41,6 +44,8 @@ mod result_dialog;
 mod room_panel;
 mod room_screen;
 mod session;
+mod settings_window;
+mod shortcuts;
 mod status;
 mod toasts;
 
@@ -49,6 +54,7 @@ mod tests;
 
 pub use account_dialog::AccountNote;
 pub use command::Command;
+pub use confirm_dialog::Danger;
 pub use history_screen::{HISTORY_PAGE, HistoryPage};
 pub use labels::rules_text;
 pub use leaderboard_screen::Leaderboard;
@@ -123,6 +129,18 @@ pub struct TabulaApp {
     toasts: Toasts,
     /// An invite link to follow once connected.
     invitation: invitation::Invitation,
+    /// The destructive action waiting for the player's yes.
+    confirm: Option<Danger>,
+    /// The Settings window is open.
+    settings_open: bool,
+    /// The keyboard help window is open.
+    help_open: bool,
+    /// The record length at which the app last rolled or sent a play by
+    /// itself (see `autoplay`).
+    autoplayed: Option<usize>,
+    /// The locale the translations are set to (set again when the
+    /// language setting changes).
+    locale: &'static str,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -155,6 +173,11 @@ impl TabulaApp {
             export: None,
             toasts: Toasts::default(),
             invitation: invitation::Invitation::default(),
+            confirm: None,
+            settings_open: false,
+            help_open: false,
+            autoplayed: None,
+            locale: "",
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -167,16 +190,15 @@ impl TabulaApp {
             .and_then(|s| eframe::get_value(s, crate::settings::STORAGE_KEY))
             .unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
-        #[allow(unused_mut)]
         let mut app = TabulaApp::new(settings, move || ctx.request_repaint());
         #[cfg(target_arch = "wasm32")]
         app.start_in_page();
+        app.resume_on_launch();
         app
     }
 
-    /// In a browser: the server is the one that served the page, an invite
-    /// in the address opens its room, and a returning player (a name saved
-    /// in the browser) is connected at once, back to their game.
+    /// In a browser: the server is the one that served the page, and an
+    /// invite in the address opens its room once connected.
     #[cfg(target_arch = "wasm32")]
     fn start_in_page(&mut self) {
         if let Some(origin) = crate::page::origin() {
@@ -185,7 +207,15 @@ impl TabulaApp {
         if let Some(invite) = crate::page::invite() {
             self.open_invite(invite);
         }
-        if !self.settings.name.trim().is_empty() {
+    }
+
+    /// Connects at once when this client has played on the saved server
+    /// before (it holds a resume token for it): the player gets their
+    /// identity and seats back without pressing Connect. In a browser this
+    /// is what makes a reload return to the game.
+    pub fn resume_on_launch(&mut self) {
+        let address = self.settings.address.trim();
+        if !self.settings.name.trim().is_empty() && self.settings.tokens.contains_key(address) {
             self.apply(Command::Connect);
         }
     }
@@ -260,6 +290,31 @@ impl TabulaApp {
         !self.room.anims.is_empty()
     }
 
+    /// The destructive action the app is asking about, if any.
+    pub fn confirming(&self) -> Option<Danger> {
+        self.confirm
+    }
+
+    /// Whether our game is running with us seated in it: leaving then gives
+    /// up the seat.
+    fn playing(&self) -> bool {
+        self.room.room.as_ref().is_some_and(|r| {
+            r.is_player()
+                && r.result.is_none()
+                && r.summary
+                    .as_ref()
+                    .is_some_and(|s| s.status == tabula_shared::protocol::RoomStatus::Playing)
+        })
+    }
+
+    /// Whether the question about `danger` still means something: a resign
+    /// or leave only while our game runs.
+    fn danger_stands(&self, danger: Danger) -> bool {
+        match danger {
+            Danger::Resign(_) | Danger::LeaveGame => self.playing(),
+        }
+    }
+
     /// Runs one whole frame: network, then drawing (used by tests).
     pub fn frame(&mut self, ui: &mut Ui) {
         self.poll(ui.ctx());
@@ -268,6 +323,8 @@ impl TabulaApp {
 
     /// Draws every panel and applies the commands they return.
     pub fn draw(&mut self, ui: &mut Ui) {
+        crate::fonts::install(ui.ctx());
+        self.apply_look(ui.ctx());
         let mut commands = Vec::new();
         egui::Panel::top("top").show(ui, |ui| commands.extend(self.status_bar(ui)));
         if self.screen == Screen::Replay && self.replay.replay.is_some() {
@@ -285,12 +342,43 @@ impl TabulaApp {
         if self.session.welcomed && self.account.open {
             commands.extend(self.account.ui(ui.ctx(), &self.session));
         }
+        commands.extend(self.shortcuts(ui.ctx()));
+        if self.help_open {
+            commands.extend(shortcuts::help_window(ui.ctx()));
+        }
+        if self.settings_open {
+            commands.extend(settings_window::settings_window(
+                ui.ctx(),
+                &mut self.settings,
+            ));
+        }
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));
+        }
+        if let Some(danger) = self.confirm {
+            if self.danger_stands(danger) {
+                commands.extend(confirm_dialog::confirm_dialog(ui.ctx(), danger));
+            } else {
+                self.confirm = None;
+            }
         }
         self.toasts.ui(ui.ctx());
         for command in commands {
             self.apply(command);
+        }
+    }
+
+    /// Applies the theme and the language of the settings.
+    fn apply_look(&mut self, ctx: &egui::Context) {
+        let theme = self.settings.theme.preference();
+        if ctx.options(|o| o.theme_preference) != theme {
+            ctx.set_theme(theme);
+        }
+        let system = sys_locale::get_locale();
+        let locale = self.settings.language.locale(system.as_deref());
+        if self.locale != locale {
+            self.locale = locale;
+            rust_i18n::set_locale(locale);
         }
     }
 
@@ -312,6 +400,7 @@ impl TabulaApp {
 
     /// The room view: the room panel, the board and the game-over dialog.
     fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        self.room.animation_speed = self.settings.animation_speed.clamp(0.5, 3.0);
         let link = self.invite_link();
         layout::side_panel(ui, "room", 300.0, |ui| {
             commands.extend(self.room.panel(ui, &mut self.settings, link.as_deref()));

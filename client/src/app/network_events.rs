@@ -9,7 +9,7 @@ use tabula_shared::protocol::{
 
 use super::{Command, GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
 use crate::export::ExportForm;
-use crate::net::{ConnState, NetEvent};
+use crate::net::{ConnState, NetCommand, NetEvent};
 
 impl TabulaApp {
     /// Applies everything the network worker reported.
@@ -22,6 +22,7 @@ impl TabulaApp {
             self.apply(Command::SendDiceSeed);
         }
         self.room.sync_bg_turn();
+        self.autoplay();
         self.toasts.expire();
         if !self.toasts.is_empty() || self.room.ticking() {
             ctx.request_repaint_after(Duration::from_millis(250));
@@ -39,6 +40,15 @@ impl TabulaApp {
                     // The connect screen says why.
                     self.session.welcomed = false;
                     self.room.room = None;
+                }
+                if let ConnState::Retrying { reason, .. } = &state
+                    && self
+                        .connect
+                        .attempt_failed(self.settings.address.trim(), reason)
+                {
+                    self.requests.command(NetCommand::Disconnect);
+                    self.session.conn = ConnState::Disconnected;
+                    return;
                 }
                 self.session.conn = state;
             }
@@ -129,6 +139,8 @@ impl TabulaApp {
         rooms: Vec<String>,
     ) {
         self.session.welcomed = true;
+        self.connect.reached = true;
+        self.connect.unreachable = None;
         // A seed sent on the last connection may not have arrived; the
         // room's record says whether it did, and it is sent again if not.
         self.room.dice_seed_sent = None;

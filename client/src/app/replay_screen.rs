@@ -3,6 +3,7 @@
 //! it, and the board at the chosen position.
 
 use egui::{Key, RichText, Ui};
+use rust_i18n::t;
 use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Outcome;
@@ -60,16 +61,16 @@ impl ReplayScreen {
             LiveGame::Backgammon(game) => out.extend(bg_info(ui, replay, game)),
             LiveGame::Gomoku(_) => {
                 ui.horizontal(|ui| {
-                    ui.label(if replay.viewer() == Side::Black {
-                        "Board turned around"
+                    ui.label(if replay.gomoku_turned() {
+                        t!("replay.turned")
                     } else {
-                        "Board upright (a1 lower left)"
+                        t!("replay.upright")
                     });
-                    if ui.button("Flip board").clicked() {
+                    if ui.button(t!("ui.flip_board")).clicked() {
                         out.push(Command::ReplayFlip);
                     }
                 });
-                ui.checkbox(show_numbers, "Move numbers");
+                ui.checkbox(show_numbers, t!("ui.move_numbers"));
             }
         }
         ui.separator();
@@ -79,10 +80,10 @@ impl ReplayScreen {
         out.extend(move_list(ui, replay, scroll_to));
         ui.separator();
         ui.horizontal(|ui| {
-            if ui.button("Close").clicked() {
+            if ui.button(t!("ui.close")).clicked() {
                 out.push(Command::CloseReplay);
             }
-            if ui.button("Save export…").clicked() {
+            if ui.button(t!("ui.save_export")).clicked() {
                 out.push(Command::ExportReplay);
             }
         });
@@ -109,7 +110,7 @@ impl ReplayScreen {
                         _ => Vec::new(),
                     },
                 };
-                let flipped = replay.viewer() == Side::Black;
+                let flipped = replay.gomoku_turned();
                 let view = GomokuView {
                     clicker: None,
                     show_numbers,
@@ -167,16 +168,16 @@ fn navigation(ui: &mut Ui, replay: &Replay) -> Vec<Command> {
     let pos = replay.position();
     let len = replay.len();
     ui.label(
-        RichText::new(format!("Move {pos} of {len}"))
+        RichText::new(t!("replay.move_of", pos = pos, len = len))
             .strong()
             .size(16.0),
     );
     ui.horizontal(|ui| {
         for (label, target, enabled) in [
-            ("First", 0, pos > 0),
-            ("Back", pos.saturating_sub(1), pos > 0),
-            ("Forward", (pos + 1).min(len), pos < len),
-            ("Last", len, pos < len),
+            (t!("replay.first"), 0, pos > 0),
+            (t!("replay.back"), pos.saturating_sub(1), pos > 0),
+            (t!("replay.forward"), (pos + 1).min(len), pos < len),
+            (t!("replay.last"), len, pos < len),
         ] {
             if ui.add_enabled(enabled, egui::Button::new(label)).clicked() {
                 out.push(Command::ReplayGo(target));
@@ -213,8 +214,8 @@ fn navigation(ui: &mut Ui, replay: &Replay) -> Vec<Command> {
 fn bg_info(ui: &mut Ui, replay: &Replay, game: &BgMatch) -> Vec<Command> {
     let mut out = Vec::new();
     ui.horizontal(|ui| {
-        ui.label(format!("Seen from {}", side_name(replay.viewer())));
-        if ui.button("Flip board").clicked() {
+        ui.label(t!("replay.seen_from", side = side_name(replay.viewer())));
+        if ui.button(t!("ui.flip_board")).clicked() {
             out.push(Command::ReplayFlip);
         }
     });
@@ -259,7 +260,7 @@ fn move_list(ui: &mut Ui, replay: &Replay, scroll_to: Option<usize>) -> Vec<Comm
         .max_height((ui.available_height() - 40.0).max(80.0))
         .auto_shrink([false, false])
         .show(ui, |ui| {
-            let r = ui.selectable_label(pos == 0, "Start");
+            let r = ui.selectable_label(pos == 0, t!("ui.start"));
             if r.clicked() {
                 out.push(Command::ReplayGo(0));
             }

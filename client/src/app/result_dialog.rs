@@ -2,6 +2,9 @@
 //! changes, the client's own check of the dice (Backgammon), and what to do next (replay, save, rematch, back to the lobby).
 
 use egui::{Align2, RichText, Ui};
+use rust_i18n::t;
+use tabula_shared::backgammon::GameResultKind;
+use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{EndReason, GameRecord, GameResult};
 
 use super::Command;
@@ -21,10 +24,15 @@ impl RoomScreen {
         if self.result_dismissed {
             return out;
         }
-        egui::Window::new("Game over")
+        // In the lower left corner of the board, where it hides the least
+        // of the position (the winning five stays in sight); it can be moved.
+        let corner = ctx.content_rect().left_bottom() + egui::vec2(16.0, -16.0);
+        egui::Window::new(t!("result.title"))
+            .id(egui::Id::unique("game-over"))
             .collapsible(false)
             .resizable(false)
-            .anchor(Align2::CENTER_CENTER, [0.0, 0.0])
+            .pivot(Align2::LEFT_BOTTOM)
+            .default_pos(corner)
             .show(ctx, |ui| {
                 outcome(ui, room, result);
                 if let Some(GameRecord::Backgammon { actions, dice, .. }) = &room.record {
@@ -37,21 +45,21 @@ impl RoomScreen {
                 }
                 ui.horizontal(|ui| {
                     if let Some(id) = &room.game_id {
-                        if ui.button("Replay").clicked() {
+                        if ui.button(t!("result.replay")).clicked() {
                             out.push(Command::OpenGame(id.clone()));
                         }
-                        if ui.button("Save export…").clicked() {
+                        if ui.button(t!("result.save")).clicked() {
                             out.push(Command::ExportGame(id.clone()));
                         }
                     }
-                    if room.is_player() && ui.button("Rematch").clicked() {
+                    if room.is_player() && ui.button(t!("result.rematch")).clicked() {
                         out.push(Command::Rematch);
                         out.push(Command::DismissResult);
                     }
-                    if ui.button("Back to lobby").clicked() {
+                    if ui.button(t!("result.back")).clicked() {
                         out.push(Command::Leave);
                     }
-                    if ui.button("Close").clicked() {
+                    if ui.button(t!("result.close")).clicked() {
                         out.push(Command::DismissResult);
                     }
                 });
@@ -62,39 +70,65 @@ impl RoomScreen {
 
 /// The winner, how the game ended, and the match score.
 fn outcome(ui: &mut Ui, room: &Room, result: &GameResult) {
-    let who = match result.winner {
-        None => "Draw".to_string(),
-        Some(seat) if room.is_player() && room.seat == Some(seat) => "You win!".into(),
-        Some(seat) => format!("{} wins", room.player_name(seat)),
-    };
-    ui.heading(who);
-    ui.label(match result.reason {
-        EndReason::Rules => "by the rules of the game",
-        EndReason::BoardFull => "the board is full",
-        EndReason::Resigned => "by resignation",
-        EndReason::Dropped => "the double was dropped",
-        EndReason::DrawAgreed => "draw agreed",
-        EndReason::Timeout => "on time",
-        EndReason::Abandoned => "the opponent left",
-    });
+    ui.heading(winner_text(room, result));
+    ui.label(reason_text(result, room.live.as_ref()));
     if let Some(score) = result.score {
-        ui.label(format!(
-            "Final score: White {} · Black {}",
-            score[0], score[1]
-        ));
+        ui.label(t!("result.score", white = score[0], black = score[1]));
+    }
+}
+
+/// "You win!", "Ada wins" or "Draw".
+pub(super) fn winner_text(room: &Room, result: &GameResult) -> String {
+    match result.winner {
+        None => t!("result.draw").into(),
+        Some(seat) if room.is_player() && room.seat == Some(seat) => t!("result.you_win").into(),
+        Some(seat) => t!("result.wins", name = room.player_name(seat)).into(),
+    }
+}
+
+/// How the game ended, in the game's own words: "five in a row", "a
+/// gammon (2 points)", "on time".
+pub(super) fn reason_text(result: &GameResult, live: Option<&LiveGame>) -> String {
+    match result.reason {
+        EndReason::Rules => match live {
+            Some(LiveGame::Gomoku(_)) if !result.line.is_empty() => t!("reason.five").into(),
+            Some(LiveGame::Gomoku(_)) => t!("reason.forbidden").into(),
+            Some(LiveGame::Backgammon(game)) => match game.last_result() {
+                Some(last) => {
+                    let kind = match last.kind {
+                        GameResultKind::Single => t!("reason.single"),
+                        GameResultKind::Gammon => t!("reason.gammon"),
+                        GameResultKind::Backgammon => t!("reason.backgammon"),
+                    };
+                    t!("reason.borne_off_kind", kind = kind, points = last.points).into()
+                }
+                None => t!("reason.borne_off").into(),
+            },
+            None => t!("reason.rules").into(),
+        },
+        EndReason::BoardFull => t!("reason.board_full").into(),
+        EndReason::Resigned => t!("reason.resigned").into(),
+        EndReason::Dropped => t!("reason.dropped").into(),
+        EndReason::DrawAgreed => t!("reason.draw_agreed").into(),
+        EndReason::Timeout => t!("reason.timeout").into(),
+        EndReason::Abandoned => t!("reason.abandoned").into(),
     }
 }
 
 /// Each player's rating before and after the game.
 fn ratings(ui: &mut Ui, room: &Room) {
-    ui.label(RichText::new("Ratings").strong());
+    ui.label(RichText::new(t!("result.ratings")).strong());
     egui::Grid::new("rating_changes")
         .num_columns(3)
         .spacing([12.0, 4.0])
         .show(ui, |ui| {
             for change in &room.ratings {
                 ui.label(room.player_name(change.seat));
-                ui.label(format!("{} to {}", change.before, change.after));
+                ui.label(t!(
+                    "result.rating_change",
+                    before = change.before,
+                    after = change.after
+                ));
                 let delta = change.after - change.before;
                 let text = RichText::new(format!("{delta:+}"))
                     .strong()
@@ -102,13 +136,35 @@ fn ratings(ui: &mut Ui, room: &Room) {
                 ui.horizontal(|ui| {
                     ui.label(text);
                     if change.provisional {
-                        ui.label(RichText::new("provisional").italics())
-                            .on_hover_text(
-                                "Few rated games yet: the rating is still a rough guess",
-                            );
+                        ui.label(RichText::new(t!("result.provisional")).italics())
+                            .on_hover_text(t!("result.provisional_hint"));
                     }
                 });
                 ui.end_row();
             }
         });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::{Gomoku, Point};
+
+    /// Issue 26 #5: every win by the rules read "by the rules of the game".
+    #[test]
+    fn the_reason_says_how_the_game_was_won() {
+        let gomoku = LiveGame::Gomoku(Gomoku::new(Default::default()).expect("default config"));
+        let five = GameResult {
+            winner: None,
+            reason: EndReason::Rules,
+            line: (0..5).map(|x| Point::new(x, 0)).collect(),
+            score: None,
+        };
+        assert_eq!(reason_text(&five, Some(&gomoku)), "five in a row");
+        let timeout = GameResult {
+            reason: EndReason::Timeout,
+            ..five
+        };
+        assert_eq!(reason_text(&timeout, Some(&gomoku)), "on time");
+    }
 }

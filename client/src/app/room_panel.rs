@@ -2,6 +2,7 @@
 //! turn it is, the game's controls (Swap2, dice, cube, the play being built),
 //! resign and the offers, and the chat.
 
+use rust_i18n::t;
 use web_time::Instant;
 
 use egui::{Color32, Key, RichText, Ui};
@@ -11,9 +12,10 @@ use tabula_shared::gomoku::{Gomoku, Phase, Stone, Swap2Choice};
 use tabula_shared::protocol::{GameRecord, RoomStatus, RoomSummary};
 use tabula_shared::seat::Seat;
 
-use super::Command;
 use super::labels::{WARN, dot, game_name, rules_text};
+use super::result_dialog::{reason_text, winner_text};
 use super::room_screen::RoomScreen;
+use super::{Command, Danger};
 use crate::bg_view;
 use crate::dice_check::DiceCheck;
 use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
@@ -28,29 +30,31 @@ impl RoomScreen {
         invite_link: Option<&str>,
     ) -> Vec<Command> {
         let mut out = Vec::new();
+        let lines = self.move_lines().to_vec();
+        let looking = self.look_back.as_ref().map(|l| l.0);
         let Some(room) = &self.room else { return out };
         let Some(summary) = &room.summary else {
             ui.spinner();
-            ui.label("Joining…");
+            ui.label(t!("room.joining"));
             return out;
         };
         ui.heading(game_name(summary.options.game.kind()));
         ui.label(rules_text(&summary.options.game));
         if let Some(code) = &room.code {
-            ui.label(RichText::new(format!("Private room — code {code}")).strong());
+            ui.label(RichText::new(t!("room.private_code", code = code)).strong());
         }
         if let Some(link) = invite_link {
             invite_row(ui, link);
         }
         ui.separator();
         seats(ui, room, summary);
-        ui.label(format!("{} watching", summary.spectators));
+        ui.label(t!("room.watching_count", n = summary.spectators));
         ui.separator();
         ui.label(RichText::new(status_text(room)).strong());
         match &room.live {
             Some(LiveGame::Gomoku(game)) => {
                 out.extend(swap2_choice(ui, room, game));
-                ui.checkbox(&mut settings.show_numbers, "Move numbers");
+                ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
             }
             Some(LiveGame::Backgammon(game)) => {
                 self.match_info(ui, room, game);
@@ -64,14 +68,16 @@ impl RoomScreen {
             out.extend(offers(ui, room));
         } else {
             ui.horizontal(|ui| {
-                ui.label("Watching");
-                let flip = ui.button("Flip board");
+                ui.label(t!("room.spectating"));
+                let flip = ui.button(t!("room.flip"));
                 crate::probe::mark("flip-board", flip.rect);
                 if flip.clicked() {
                     out.push(Command::Flip);
                 }
             });
         }
+        ui.separator();
+        out.extend(super::move_list::move_list(ui, &lines, looking));
         ui.separator();
         out.extend(chat(ui, room, &mut self.chat_input));
         out
@@ -82,34 +88,34 @@ impl RoomScreen {
         let score = game.score();
         let length = game.config().length;
         ui.label(if length == 0 {
-            format!("Money game — White {} · Black {}", score[0], score[1])
+            t!("room.money_score", white = score[0], black = score[1])
         } else {
-            format!(
-                "Match to {length} — White {} · Black {}{}",
-                score[0],
-                score[1],
-                if game.is_crawford_game() {
-                    " (Crawford)"
+            t!(
+                "room.match_score",
+                length = length,
+                white = score[0],
+                black = score[1],
+                crawford = if game.is_crawford_game() {
+                    t!("room.crawford")
                 } else {
-                    ""
+                    "".into()
                 }
             )
         });
+        if let Some(text) = crate::room::game_end_text(game) {
+            ui.label(RichText::new(t!("room.last_game", text = text)).italics());
+        }
         let (w, b) = game.position_for(Side::White).pip_count();
-        ui.label(format!("Pips: White {w} · Black {b}"));
+        ui.label(t!("room.pips", white = w, black = b));
         let cube = game.cube();
-        ui.label(format!(
-            "Cube: {}{}",
-            cube.value,
-            cube.owner.map_or(" (centred)".into(), |s| format!(
-                ", owned by {}",
-                side_name(s)
-            ))
-        ));
+        ui.label(match cube.owner {
+            None => t!("room.cube_centred", value = cube.value),
+            Some(s) => t!("room.cube_owned", value = cube.value, side = side_name(s)),
+        });
         if let Some(GameRecord::Backgammon { actions, .. }) = &room.record
-            && let Some(last) = crate::replay::last_play(actions, self.bg_viewer())
+            && let Some(last) = crate::replay::last_play(actions)
         {
-            ui.label(format!("Last move: {last}"));
+            ui.label(t!("room.last_move", last = last));
         }
         if let Some(proof) = room.record.as_ref().and_then(GameRecord::dice)
             && !proof.is_revealed()
@@ -143,21 +149,21 @@ impl RoomScreen {
         let anim = !self.anims.is_empty();
         ui.horizontal(|ui| match *game.phase() {
             GamePhase::AwaitingRoll { side } if side == me && !anim => {
-                let roll = ui.button("Roll");
+                let roll = ui.button(t!("room.roll"));
                 crate::probe::mark("roll", roll.rect);
                 if roll.clicked() {
                     out.push(Command::Roll);
                 }
-                if game.can_double(me) && ui.button("Double").clicked() {
+                if game.can_double(me) && ui.button(t!("room.double")).clicked() {
                     out.push(Command::Double);
                 }
             }
             GamePhase::CubeOffered { by } if by != me => {
-                ui.label(format!("{} doubles.", side_name(by)));
-                if ui.button("Take").clicked() {
+                ui.label(t!("room.doubles", side = side_name(by)));
+                if ui.button(t!("room.take")).clicked() {
                     out.push(Command::TakeCube);
                 }
-                if ui.button("Drop").clicked() {
+                if ui.button(t!("room.drop")).clicked() {
                     out.push(Command::DropCube);
                 }
             }
@@ -165,10 +171,10 @@ impl RoomScreen {
         });
         let Some(turn) = &self.bg else { return out };
         let play = turn.builder.play();
-        ui.label(format!(
-            "Your move: {}",
-            if play.moves.is_empty() {
-                "click a checker".to_string()
+        ui.label(t!(
+            "room.your_move",
+            play = if play.moves.is_empty() {
+                t!("room.click_a_checker").to_string()
             } else {
                 play.to_string()
             }
@@ -176,11 +182,14 @@ impl RoomScreen {
         ui.horizontal(|ui| {
             crate::probe::note("bg-hops", turn.builder.hops().len() as f32);
             let undo = !turn.builder.hops().is_empty() && !turn.sent;
-            if ui.add_enabled(undo, egui::Button::new("Undo")).clicked() {
+            if ui
+                .add_enabled(undo, egui::Button::new(t!("room.undo")))
+                .clicked()
+            {
                 out.push(Command::UndoHop);
             }
             let confirm = turn.builder.is_complete() && !turn.sent;
-            let confirm = ui.add_enabled(confirm, egui::Button::new("Confirm"));
+            let confirm = ui.add_enabled(confirm, egui::Button::new(t!("room.confirm")));
             if confirm.enabled() {
                 crate::probe::mark("confirm", confirm.rect);
             }
@@ -202,11 +211,11 @@ fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
             let name = info
                 .player
                 .as_ref()
-                .map_or("(empty seat)", |p| p.name.as_str());
+                .map_or_else(|| t!("room.empty_seat").to_string(), |p| p.name.clone());
             let you = if room.seat == Some(info.seat) && room.is_player() {
-                " (you)"
+                t!("room.you")
             } else {
-                ""
+                "".into()
             };
             let turn = room.to_act_seat() == Some(info.seat);
             let text = RichText::new(format!("{name}{you}"));
@@ -220,8 +229,8 @@ fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
                     .map(|t| t.saturating_duration_since(Instant::now()).as_secs());
                 ui.label(
                     RichText::new(match left {
-                        Some(s) => format!("disconnected — {s} s"),
-                        None => "disconnected".into(),
+                        Some(s) => t!("room.disconnected_for", secs = s),
+                        None => t!("room.disconnected"),
                     })
                     .color(WARN),
                 );
@@ -248,21 +257,21 @@ fn swap2_choice(ui: &mut Ui, room: &Room, game: &Gomoku) -> Vec<Command> {
     }
     let choices: &[(Swap2Choice, &str)] = match game.phase() {
         Phase::Swap2Choose => &[
-            (Swap2Choice::PlayBlack, "Play black"),
-            (Swap2Choice::PlayWhite, "Play white"),
-            (Swap2Choice::PlaceTwo, "Place two more"),
+            (Swap2Choice::PlayBlack, "swap2.play_black"),
+            (Swap2Choice::PlayWhite, "swap2.play_white"),
+            (Swap2Choice::PlaceTwo, "swap2.place_two"),
         ],
         Phase::Swap2FinalChoose => &[
-            (Swap2Choice::PlayBlack, "Play black"),
-            (Swap2Choice::PlayWhite, "Play white"),
+            (Swap2Choice::PlayBlack, "swap2.play_black"),
+            (Swap2Choice::PlayWhite, "swap2.play_white"),
         ],
         _ => &[],
     };
     if !choices.is_empty() {
-        ui.label("Swap2: choose");
+        ui.label(t!("swap2.choose"));
         ui.horizontal(|ui| {
             for (choice, label) in choices {
-                if ui.button(*label).clicked() {
+                if ui.button(t!(*label)).clicked() {
                     out.push(Command::ChooseSwap2(*choice));
                 }
             }
@@ -279,41 +288,41 @@ fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comman
     ui.horizontal_wrapped(|ui| {
         if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
             // Backgammon: concede a single game, a gammon or a backgammon.
-            ui.menu_button("Resign", |ui| {
+            ui.menu_button(t!("room.resign"), |ui| {
                 for (label, kind) in [
-                    ("Resign a single game", ResignKind::Single),
-                    ("Resign a gammon", ResignKind::Gammon),
-                    ("Resign a backgammon", ResignKind::Backgammon),
+                    (t!("room.resign_single"), ResignKind::Single),
+                    (t!("room.resign_gammon"), ResignKind::Gammon),
+                    (t!("room.resign_backgammon"), ResignKind::Backgammon),
                 ] {
                     if ui.button(label).clicked() {
-                        out.push(Command::Resign(Some(kind)));
+                        out.push(Command::Ask(Some(Danger::Resign(Some(kind)))));
                     }
                 }
             });
-        } else if playing && ui.button("Resign").clicked() {
-            out.push(Command::Resign(None));
+        } else if playing && ui.button(t!("room.resign")).clicked() {
+            out.push(Command::Ask(Some(Danger::Resign(None))));
         }
         if playing
             && matches!(room.live, Some(LiveGame::Gomoku(_)))
-            && ui.button("Offer draw").clicked()
+            && ui.button(t!("room.offer_draw")).clicked()
         {
             out.push(Command::OfferDraw);
         }
-        if playing && summary.options.takebacks && ui.button("Takeback").clicked() {
+        if playing && summary.options.takebacks && ui.button(t!("room.takeback")).clicked() {
             out.push(Command::RequestTakeback);
         }
-        if over && ui.button("Rematch").clicked() {
+        if over && ui.button(t!("result.rematch")).clicked() {
             out.push(Command::Rematch);
         }
         let opponent_gone = room.seat.is_some_and(|s| {
             room.grace_until[seat_index(s.other())].is_some_and(|t| t <= Instant::now())
         });
-        if playing && opponent_gone && ui.button("Claim win").clicked() {
+        if playing && opponent_gone && ui.button(t!("room.claim_win")).clicked() {
             out.push(Command::ClaimWin);
         }
     });
     let mut muted = room.spectators_muted;
-    if ui.checkbox(&mut muted, "Mute spectator chat").changed() {
+    if ui.checkbox(&mut muted, t!("room.mute")).changed() {
         out.push(Command::MuteSpectators(muted));
     }
     out
@@ -329,13 +338,13 @@ fn offers(ui: &mut Ui, room: &Room) -> Vec<Command> {
                 offer_made_text(&offer, &room.player_name(offer.by))
             ));
             ui.horizontal(|ui| {
-                if ui.button("Accept").clicked() {
+                if ui.button(t!("room.accept")).clicked() {
                     out.push(Command::AnswerOffer {
                         kind: offer.kind,
                         accept: true,
                     });
                 }
-                if ui.button("Decline").clicked() {
+                if ui.button(t!("room.decline")).clicked() {
                     out.push(Command::AnswerOffer {
                         kind: offer.kind,
                         accept: false,
@@ -353,14 +362,19 @@ fn offers(ui: &mut Ui, room: &Room) -> Vec<Command> {
 /// The chat lines and the line being typed.
 fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
     let mut out = Vec::new();
-    ui.label(RichText::new("Chat").strong());
+    ui.label(RichText::new(t!("room.chat")).strong());
+    // The chat fills the rest of the panel from the first line on, so the
+    // line being typed stays where it is as messages come.
+    let height = (ui.available_height() - 40.0).max(60.0);
     egui::ScrollArea::vertical()
-        .max_height((ui.available_height() - 40.0).max(60.0))
+        .min_scrolled_height(height)
+        .max_height(height)
+        .auto_shrink([false, false])
         .stick_to_bottom(true)
         .show(ui, |ui| {
             for line in &room.chat {
                 let who = if line.spectator {
-                    format!("{} (watching)", line.from)
+                    t!("room.chat_spectator", name = line.from).into()
                 } else {
                     line.from.clone()
                 };
@@ -370,11 +384,11 @@ fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
     ui.horizontal(|ui| {
         let edit = ui.add(
             egui::TextEdit::singleline(input)
-                .hint_text("Say something")
+                .hint_text(t!("room.say"))
                 .desired_width(190.0),
         );
         if (edit.lost_focus() && ui.input(|i| i.key_pressed(Key::Enter)))
-            || ui.button("Send").clicked()
+            || ui.button(t!("room.send")).clicked()
         {
             out.push(Command::SendChat);
         }
@@ -399,49 +413,59 @@ fn seat_colour(room: &Room, seat: Seat) -> (Color32, &'static str) {
 }
 
 /// Whose turn it is, in words.
-fn status_text(room: &Room) -> String {
-    if room.result.is_some() {
-        return "Game over".into();
+pub(super) fn status_text(room: &Room) -> String {
+    if let Some(result) = &room.result {
+        // The dialog may be closed: the panel keeps saying who won and how.
+        return t!(
+            "room.game_over",
+            winner = winner_text(room, result),
+            reason = reason_text(result, room.live.as_ref())
+        )
+        .into();
     }
     if room
         .summary
         .as_ref()
         .is_some_and(|s| s.status == RoomStatus::Waiting)
     {
-        return "Waiting for an opponent…".into();
+        return t!("room.waiting").into();
     }
     let Some(seat) = room.to_act_seat() else {
         return match &room.live {
             Some(LiveGame::Backgammon(g)) if *g.phase() == GamePhase::OpeningRoll => {
-                "Opening roll…".into()
+                t!("room.opening_roll").into()
             }
             _ => String::new(),
         };
     };
     let mine = room.is_player() && room.seat == Some(seat);
-    let who = if mine {
-        "Your".to_string()
-    } else {
-        format!("{}'s", room.player_name(seat))
+    // "Your turn" or "Ada's turn": whose, then what.
+    let name = room.player_name(seat);
+    let turn = |what: String| -> String {
+        if mine {
+            t!("turn.yours", what = what).into()
+        } else {
+            t!("turn.theirs", name = name, what = what).into()
+        }
     };
     match &room.live {
         Some(LiveGame::Gomoku(g)) => match g.phase() {
-            Phase::Swap2Choose | Phase::Swap2FinalChoose => format!("{who} swap2 choice"),
-            Phase::Swap2PlaceThree => format!("{who} turn: opening stones"),
-            Phase::Swap2PlaceTwo => format!("{who} turn: two more stones"),
-            _ => format!(
-                "{who} turn ({})",
+            Phase::Swap2Choose | Phase::Swap2FinalChoose => turn(t!("turn.swap2_choice").into()),
+            Phase::Swap2PlaceThree => turn(t!("turn.opening_stones").into()),
+            Phase::Swap2PlaceTwo => turn(t!("turn.two_more").into()),
+            _ => turn(
                 if g.stone_to_play() == Stone::Black {
-                    "black"
+                    t!("turn.black")
                 } else {
-                    "white"
+                    t!("turn.white")
                 }
+                .into(),
             ),
         },
         Some(LiveGame::Backgammon(g)) => match g.phase() {
-            GamePhase::AwaitingRoll { .. } => format!("{who} turn to roll"),
-            GamePhase::Moving { dice, .. } => format!("{who} move ({}-{})", dice.a, dice.b),
-            GamePhase::CubeOffered { .. } => format!("{who} decision on the cube"),
+            GamePhase::AwaitingRoll { .. } => turn(t!("turn.roll").into()),
+            GamePhase::Moving { dice, .. } => turn(t!("turn.move", a = dice.a, b = dice.b).into()),
+            GamePhase::CubeOffered { .. } => turn(t!("turn.cube").into()),
             _ => String::new(),
         },
         None => String::new(),

@@ -7,6 +7,7 @@ use std::collections::VecDeque;
 
 use tabula_shared::backgammon::{GamePhase, Play, Position, Side};
 use tabula_shared::fair_dice::RollPosition;
+use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Point;
 use tabula_shared::protocol::{
     BgAction, ClientMessage, GameRecord, PlayerAction, Role, RoomEvent, RoomSnapshot,
@@ -49,6 +50,13 @@ pub(super) struct RoomScreen {
     /// The `request_id` of the last `dice_seed`, whose refusal (the first
     /// roll came first) is no news for the player.
     pub(super) dice_seed_request: Option<u64>,
+    /// How fast opponents' checkers move (the setting, 0.5 to 3).
+    pub(super) animation_speed: f32,
+    /// The move list beside the board, for the record length it was built at.
+    pub(super) moves: (usize, Vec<String>),
+    /// Looking back at the game after this many actions (the move list was
+    /// clicked); the live game goes on underneath.
+    pub(super) look_back: Option<(usize, LiveGame)>,
 }
 
 impl RoomScreen {
@@ -238,6 +246,31 @@ impl RoomScreen {
             let room_id = room.id.clone();
             requests.send(ClientMessage::Sync { room_id });
         }
+    }
+
+    /// The move list, rebuilt when the record has grown or shrunk.
+    pub(super) fn move_lines(&mut self) -> &[String] {
+        let record = self.room.as_ref().and_then(|r| r.record.as_ref());
+        let len = record.map_or(0, GameRecord::len);
+        if self.moves.0 != len || (len > 0 && self.moves.1.is_empty()) {
+            self.moves = (
+                len,
+                record.map(crate::replay::record_lines).unwrap_or_default(),
+            );
+        }
+        &self.moves.1
+    }
+
+    /// Shows the position after `n` actions instead of the live one, or the
+    /// live one again (`None`).
+    pub(super) fn look_back(&mut self, n: Option<usize>) {
+        let record = self.room.as_ref().and_then(|r| r.record.as_ref());
+        self.look_back = match (n, record) {
+            (Some(n), Some(record)) if n < record.len() => {
+                crate::replay::state_after(record, n).map(|g| (n, g))
+            }
+            _ => None,
+        };
     }
 
     /// Whether something on screen changes with time (a clock, a grace period).

@@ -2,31 +2,35 @@
 //! buttons that change screen, open the account window or leave.
 
 use egui::{Color32, RichText, Ui};
+use rust_i18n::t;
 
 use super::labels::{GOOD, WARN, dot};
-use super::{Command, Screen, TabulaApp};
+use super::{Command, Danger, Screen, TabulaApp};
 use crate::net::ConnState;
 
 impl TabulaApp {
     /// Draws the top bar.
     pub(super) fn status_bar(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
-        // The buttons first, from the right; the status takes what is left
-        // and is cut short with "…" rather than drawn under the buttons.
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            out.extend(self.status_buttons(ui));
-            ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
-                ui.heading("Tabula");
-                ui.separator();
-                let (text, colour) = self.status_text();
-                dot(ui, colour, 10.0);
-                ui.add(egui::Label::new(text).truncate());
-                if let Some(note) = &self.session.host_note {
-                    ui.separator();
-                    ui.add(egui::Label::new(RichText::new(note).strong()).truncate());
-                }
+        ui.horizontal(|ui| {
+            ui.heading("Tabula");
+            ui.separator();
+            // The buttons take their room on the right first; the status
+            // line gets what is left, cut short rather than drawn under them.
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                out.extend(self.status_buttons(ui));
+                ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
+                    let (text, colour) = self.status_text();
+                    dot(ui, colour, 10.0);
+                    ui.add(egui::Label::new(&text).truncate())
+                        .on_hover_text(text);
+                });
             });
         });
+        // Where friends join: a line of its own, wrapped on a narrow window.
+        if let Some(note) = &self.session.host_note {
+            ui.add(egui::Label::new(RichText::new(note).strong()).wrap());
+        }
         out
     }
 
@@ -34,49 +38,64 @@ impl TabulaApp {
     fn status_text(&self) -> (String, Color32) {
         let address = &self.settings.address;
         match &self.session.conn {
-            ConnState::Disconnected => ("Disconnected".to_string(), Color32::GRAY),
-            ConnState::Connecting(n) if *n <= 1 => {
-                (format!("Connecting to {address}…"), Color32::YELLOW)
-            }
-            ConnState::Connecting(n) => (format!("Reconnecting (attempt {n})…"), Color32::YELLOW),
+            ConnState::Disconnected => (t!("status.disconnected").into(), Color32::GRAY),
+            ConnState::Connecting(n) if *n <= 1 => (
+                t!("status.connecting", address = address).into(),
+                Color32::YELLOW,
+            ),
+            ConnState::Connecting(n) => (t!("status.reconnecting", n = n).into(), Color32::YELLOW),
             ConnState::Connected => (
-                format!(
-                    "Connected to {address} as {} ({})",
-                    self.session.my_name,
-                    if self.session.registered {
-                        "registered"
+                t!(
+                    "status.connected",
+                    address = address,
+                    name = self.session.my_name,
+                    kind = if self.session.registered {
+                        t!("status.registered")
                     } else {
-                        "guest"
+                        t!("status.guest")
                     }
-                ),
+                )
+                .into(),
                 GOOD,
             ),
             ConnState::Retrying {
                 reason, in_secs, ..
             } => (
-                format!("Connection lost ({reason}); retrying in {in_secs} s"),
+                t!("status.retrying", reason = reason, secs = in_secs).into(),
                 WARN,
             ),
-            ConnState::Refused(reason) => (format!("Refused: {reason}"), Color32::RED),
+            ConnState::Refused(reason) => {
+                (t!("status.refused", reason = reason).into(), Color32::RED)
+            }
         }
     }
 
     /// The buttons on the right, laid out right to left.
     fn status_buttons(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
-        if self.session.online() && ui.button("Disconnect").clicked() {
+        if self.session.online() && ui.button(t!("status.disconnect")).clicked() {
             out.push(Command::Disconnect);
         }
+        if ui.button("?").on_hover_text(t!("keys.title")).clicked() {
+            out.push(Command::ShowHelp(!self.help_open));
+        }
+        if ui.button(t!("settings.title")).clicked() {
+            out.push(Command::ShowSettings(!self.settings_open));
+        }
         let in_room = self.room.room.is_some();
-        if in_room && ui.button("Leave room").clicked() {
-            out.push(Command::Leave);
+        if in_room && ui.button(t!("status.leave_room")).clicked() {
+            out.push(if self.playing() {
+                Command::Ask(Some(Danger::LeaveGame))
+            } else {
+                Command::Leave
+            });
         }
         if !self.session.welcomed {
             return out;
         }
         if ui
-            .button("Account…")
-            .on_hover_text("Your account: register this name")
+            .button(t!("status.account"))
+            .on_hover_text(t!("status.account_hint"))
             .clicked()
         {
             out.push(Command::ShowAccount(!self.account.open));
@@ -85,10 +104,10 @@ impl TabulaApp {
             ui.separator();
             // Right to left: the last tab first.
             for (screen, label) in [
-                (Screen::Dice, "Dice"),
-                (Screen::Leaderboard, "Leaderboard"),
-                (Screen::History, "History"),
-                (Screen::Lobby, "Lobby"),
+                (Screen::Dice, t!("status.dice")),
+                (Screen::Leaderboard, t!("status.leaderboard")),
+                (Screen::History, t!("status.history")),
+                (Screen::Lobby, t!("status.lobby")),
             ] {
                 if ui.selectable_label(self.screen == screen, label).clicked() {
                     out.push(Command::ShowScreen(screen));

@@ -8,6 +8,8 @@ use egui::Align2;
 
 /// How long a toast stays.
 const TOAST_SECS: u64 = 5;
+/// The widest a toast grows before its text wraps (between words).
+const MAX_TOAST_WIDTH: f32 = 360.0;
 /// How many toasts are shown at most; older ones make room.
 const MAX_TOASTS: usize = 5;
 
@@ -52,7 +54,20 @@ impl Toasts {
             .show(ctx, |ui| {
                 for (text, _) in &self.shown {
                     egui::Frame::popup(ui.style()).show(ui, |ui| {
-                        ui.label(text);
+                        // As wide as the text on one line, up to a limit:
+                        // an area sizes itself small, and would otherwise
+                        // break the words themselves apart.
+                        let one_line = egui::WidgetText::from(text.as_str())
+                            .into_galley(
+                                ui,
+                                Some(egui::TextWrapMode::Extend),
+                                f32::INFINITY,
+                                egui::TextStyle::Body,
+                            )
+                            .size()
+                            .x;
+                        ui.set_width(one_line.min(MAX_TOAST_WIDTH));
+                        ui.add(egui::Label::new(text).wrap());
                     });
                 }
             });

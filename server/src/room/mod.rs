@@ -253,6 +253,7 @@ pub fn create(
         dice_seed,
         seeds_given: [false; 2],
         empty_since_ms: None,
+        chat: VecDeque::new(),
     };
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
@@ -286,7 +287,7 @@ impl Room {
             clock: saved.clock,
             offers: saved.offers,
             game_started: saved.game_started,
-            chat: VecDeque::new(),
+            chat: saved.chat,
             redeal: saved.redeal,
             dice_seed: saved.dice_seed,
             seeds_given: saved.seeds_given,

@@ -62,7 +62,8 @@ impl Room {
                     if self.chat.len() > CHAT_LINES {
                         self.chat.pop_front();
                     }
-                    self.emit(RoomEvent::Chat { line });
+                    // Saved with the room, so a restart keeps the chat.
+                    self.seq_save_and_emit(RoomEvent::Chat { line }).await;
                     self.ok(&caller);
                 }
             }

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tabula_shared::protocol::{
-    ActionRecord, ClockState, GameRecord, GameResult, PendingOffer, PlayerInfo, RoomEvent, RoomId,
-    RoomOptions,
+    ActionRecord, ChatLine, ClockState, GameRecord, GameResult, PendingOffer, PlayerInfo,
+    RoomEvent, RoomId, RoomOptions,
 };
 
 use super::clock::Clock;
@@ -61,6 +61,10 @@ pub(super) struct SavedRoom {
     /// does not give a deserted game a fresh idle time-out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) empty_since_ms: Option<i64>,
+    /// The room's last chat lines, so that a restart does not wipe the
+    /// conversation (absent in rooms saved before chat was kept).
+    #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
+    pub(super) chat: VecDeque<ChatLine>,
 }
 
 /// The instant a Unix time in ms was, as near as `Instant` can say; now
@@ -158,6 +162,7 @@ impl Room {
             empty_since_ms: self
                 .empty_since
                 .map(|t| now_ms() - t.elapsed().as_millis() as i64),
+            chat: self.chat.clone(),
         }
     }
 

@@ -1,0 +1,77 @@
+//! Checks on the translations in `client/locales/app.yml` (the `t!` keys):
+//! each key has English and Simplified Chinese, and the bundled CJK font
+//! has a glyph for every character of the Chinese.
+
+#[cfg(test)]
+mod tests {
+    use rust_i18n::t;
+
+    /// The locale file as (key, language, text) triples.
+    fn entries() -> Vec<(String, String, String)> {
+        let text = include_str!("../locales/app.yml");
+        let mut out = Vec::new();
+        let mut key = String::new();
+        for line in text.lines() {
+            if line.starts_with('_') || line.trim().is_empty() {
+                continue;
+            }
+            if let Some(k) = line.strip_suffix(':')
+                && !line.starts_with(' ')
+            {
+                key = k.to_string();
+            } else if let Some((lang, value)) = line.trim().split_once(": ") {
+                let value = value.trim().trim_matches('"').to_string();
+                out.push((key.clone(), lang.to_string(), value));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn every_key_has_english_and_chinese() {
+        let entries = entries();
+        let keys: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+        assert!(keys.len() > 100, "{} keys", keys.len());
+        for key in keys {
+            for lang in ["en", "zh-CN"] {
+                assert!(
+                    entries
+                        .iter()
+                        .any(|e| e.0 == key && e.1 == lang && !e.2.is_empty()),
+                    "{key} has no {lang}"
+                );
+            }
+        }
+        assert_eq!(t!("lobby.create", locale = "zh-CN"), "创建房间…");
+        assert_eq!(t!("lobby.create", locale = "en"), "Create room…");
+        assert_eq!(
+            t!("status.connecting", locale = "zh-CN", address = "h:1"),
+            "正在连接 h:1…"
+        );
+    }
+
+    /// Issue 26 #3 for our own words: the Chinese interface needs every one
+    /// of its characters in the bundled font.
+    #[test]
+    fn the_font_covers_the_chinese_translation() {
+        let ctx = egui::Context::default();
+        crate::fonts::install(&ctx);
+        let chinese: String = entries()
+            .into_iter()
+            .filter(|e| e.1 == "zh-CN")
+            .map(|e| e.2)
+            .collect();
+        let mut missing = String::new();
+        let mut out = ctx.run_ui(Default::default(), |ui| {
+            ui.ctx().fonts_mut(|f| {
+                for c in chinese.chars() {
+                    if !f.has_glyph(&egui::FontId::proportional(14.0), c) && !missing.contains(c) {
+                        missing.push(c);
+                    }
+                }
+            });
+        });
+        out.textures_delta.clear();
+        assert!(missing.is_empty(), "no glyph for {missing:?}");
+    }
+}
