@@ -698,22 +698,26 @@ impl Handler {
                 }),
             }
         };
-        self.shared.put_identity(identity.clone());
         let row = PlayerRow {
             id: identity.id.clone(),
             token: identity.token.clone(),
             name: identity.name.clone(),
         };
-        // Queued before the welcome goes out: a room this player creates
-        // next is saved after its player, so a crash cannot keep the room
-        // and lose the player's token. (The welcome does not wait for the
-        // commit; a crash within that commit loses only the new token.)
-        let saved = self.shared.store.save_player(row);
-        tokio::spawn(async move {
-            if let Err(e) = saved.await {
-                tracing::error!(error = %e, "saving a player failed");
-            }
-        });
+        // Saved, then told: a token handed out is one a restart still
+        // knows. It is also queued before anything this player does next
+        // (a room it creates is saved after its player).
+        if let Err(e) = self.shared.store.save_player(row).await {
+            tracing::error!(error = %e, "saving a player failed");
+            self.reply(
+                rid,
+                ServerMessage::error(
+                    ErrorCode::Internal,
+                    "the server could not save your player; try again later",
+                ),
+            );
+            return;
+        }
+        self.shared.put_identity(identity.clone());
         let rooms = self.shared.lobby.seated_rooms(&identity.id);
         self.reply(
             rid,

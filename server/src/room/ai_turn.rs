@@ -36,7 +36,8 @@ impl Room {
     /// Asks the AI for its action when an AI seat is to act and none is
     /// being thought about; the answer comes back as [`RoomCommand::AiMove`].
     pub(super) fn maybe_ask_ai(&mut self) {
-        if self.ai_thinking {
+        // While the store cannot save, the room's retry asks again later.
+        if self.ai_thinking || self.backing_off() {
             return;
         }
         let Some(seat) = self.to_act() else { return };
@@ -87,12 +88,12 @@ impl Room {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
         };
-        if let Err((code, why)) = self.act(seat, action, None).await {
+        if let Err((code, why)) = self.act(seat, action, None).await
+            && code != ErrorCode::Internal
+        {
+            // An action the store could not save is tried again by the
+            // room's back-off (see `backoff`), which logged it once.
             tracing::error!(room = %self.id, %why, "the AI's action was refused");
-            if code == ErrorCode::Internal {
-                // Not saved (a disk error): think again and try once more.
-                self.maybe_ask_ai();
-            }
         }
     }
 }

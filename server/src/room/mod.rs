@@ -9,12 +9,16 @@
 //! `requests` (what a client asks), `members` (joining, leaving, seats),
 //! `moves` (actions, the automatic steps after them, the end of a game),
 //! `dice` (verifiable Backgammon dice: commitment, players' seeds, reveal),
-//! `offers` (draws, takebacks, resignations, rematches), `ai_turn`, `clock`
+//! `offers` (draws, takebacks, resignations, rematches), `chat`, `ai_turn`, `clock`
 //! and `deadlines`, `saved` (the store's copy of a room, and restoring it),
-//! and `broadcast` (answers, numbered events, the lobby's summary).
+//! `undo` (putting back a change the store could not save), `backoff` (what
+//! a room does while the store cannot save), and `broadcast` (answers,
+//! numbered events, the lobby's summary).
 
 mod ai_turn;
+mod backoff;
 mod broadcast;
+mod chat;
 mod clock;
 mod deadlines;
 mod dice;
@@ -23,6 +27,7 @@ mod moves;
 mod offers;
 mod requests;
 mod saved;
+mod undo;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -48,6 +53,7 @@ use crate::registry::Shared;
 use crate::wall_clock::now_ms;
 
 use ai_turn::ai_player;
+use backoff::SaveBackoff;
 use clock::Clock;
 use members::Member;
 pub use saved::restore;
@@ -100,6 +106,8 @@ struct Room {
     /// What the lobby was last told, so an unchanged summary (most moves)
     /// costs no trip to the lobby's lock.
     published: Option<RoomSummary>,
+    /// Set while the store cannot save: see [`SaveBackoff`].
+    backoff: Option<SaveBackoff>,
 }
 
 type Refusal = (ErrorCode, String);
@@ -260,7 +268,7 @@ pub fn create(
     // Saved before anything else happens in it, so that a crash does not lose
     // a room that is still waiting for its second player.
     tokio::spawn(async move {
-        room.save().await;
+        let _ = room.save().await;
         room.run().await;
     });
     Ok(id)
@@ -303,6 +311,7 @@ impl Room {
             rx,
             shared,
             published: None,
+            backoff: None,
         };
         let summary = room.summary();
         room.shared
@@ -343,7 +352,7 @@ impl Room {
                     }
                 }
                 RoomCommand::Shutdown { done } => {
-                    self.save().await;
+                    let _ = self.save().await;
                     let _ = done.send(());
                     return;
                 }
