@@ -84,9 +84,7 @@ impl Room {
 
     /// When a retry is owed, the time to run it.
     pub(super) fn retry_deadline(&self) -> Option<Instant> {
-        self.backoff
-            .filter(|b| b.retry_pending)
-            .map(|b| b.retry_at)
+        self.backoff.filter(|b| b.retry_pending).map(|b| b.retry_at)
     }
 
     /// Marks the owed retry as run; true when it was due.

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tabula_shared::protocol::{
-    ActionRecord, ClockState, ErrorCode, GameRecord, GameResult, PendingOffer, PlayerInfo, RoomEvent, RoomId,
-    RoomOptions,
+    ActionRecord, ClockState, ErrorCode, GameRecord, GameResult, PendingOffer, PlayerInfo,
+    RoomEvent, RoomId, RoomOptions,
 };
 
 use super::clock::Clock;
