@@ -6,6 +6,7 @@
 //! the task writes only what the socket could not take at once.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,11 +19,13 @@ use tabula_shared::protocol::{
 use tokio::net::TcpStream;
 use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::error::ProtocolError;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use crate::accounts;
+use crate::address_limits::Limited;
 use crate::handle::{Caller, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::outlet::{Drained, Outlet, WsStream};
@@ -98,6 +101,8 @@ struct Handler {
     sign_in_failures: Failures,
     /// Wrong private-room codes, limited like sign-ins: codes are short.
     code_failures: Failures,
+    /// The client's IP address, for the limits per address.
+    addr: IpAddr,
 }
 
 /// What the read side asks the loop to do next.
@@ -109,7 +114,10 @@ enum Next {
 /// Serves one accepted TCP stream until it closes or the server shuts down.
 pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::Receiver<bool>) {
     let _ = stream.set_nodelay(true);
-    let (read, outlet) = Outlet::new(stream);
+    let addr = stream
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    let (read, outlet) = Outlet::new(stream, shared.backlogs.clone());
     let stream = WsStream::new(read, outlet.clone());
     // A client that never finishes its handshake is as silent as one that
     // stops answering pings: it must not hold a connection slot for ever.
@@ -137,6 +145,7 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
         lobby: None,
         sign_in_failures: Failures::new(),
         code_failures: Failures::new(),
+        addr,
     };
     let mut ws: WebSocketStream<WsStream> = ws;
     let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
@@ -163,8 +172,17 @@ pub async fn serve(shared: Arc<Shared>, stream: TcpStream, mut shutdown: watch::
                     Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => handler.on_binary(),
                     Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
-                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Close(_))) => {
+                        // The library queued the answering close frame: send it.
+                        let _ = tokio::time::timeout(Duration::from_secs(2), ws.flush()).await;
+                        break;
+                    }
+                    None => break,
                     Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
+                    Some(Err(WsError::Utf8(_))) => Next::Close(CloseCode::Invalid, "text frames must be UTF-8".into()),
+                    Some(Err(WsError::Protocol(e))) if e != ProtocolError::ResetWithoutClosingHandshake => {
+                        Next::Close(CloseCode::Protocol, format!("protocol violation: {e}"))
+                    }
                     Some(Err(e)) => {
                         tracing::debug!(conn = handler.id, error = %e, "read failed");
                         break;
@@ -395,9 +413,26 @@ impl Handler {
                     })
                 });
             }
+            ClientMessage::CreateRoom { .. }
+                if !self
+                    .shared
+                    .addresses
+                    .room_allowed(self.addr, |id| self.shared.lobby.room(id).is_some()) =>
+            {
+                self.reply(
+                    rid,
+                    ServerMessage::error(
+                        ErrorCode::LimitReached,
+                        "too many open rooms from your address: finish or leave some first",
+                    ),
+                );
+            }
             ClientMessage::CreateRoom { options } => {
                 match room::create(&self.shared, &identity, options) {
                     Ok(room_id) => {
+                        self.shared
+                            .addresses
+                            .room_created(self.addr, room_id.clone());
                         let join = ClientMessage::JoinRoom {
                             room_id: room_id.clone(),
                             role: Role::Player,
@@ -408,13 +443,18 @@ impl Handler {
                     Err((code, why)) => self.reply(rid, ServerMessage::error(code, why)),
                 }
             }
-            ClientMessage::JoinByCode { .. } if !self.code_failures.allowed() => self.reply(
-                rid,
-                ServerMessage::error(
-                    ErrorCode::RateLimited,
-                    "too many wrong codes; wait a minute",
-                ),
-            ),
+            ClientMessage::JoinByCode { .. }
+                if !self.code_failures.allowed()
+                    || !self.shared.addresses.allowed(self.addr, Limited::RoomCode) =>
+            {
+                self.reply(
+                    rid,
+                    ServerMessage::error(
+                        ErrorCode::RateLimited,
+                        "too many wrong codes; wait a minute",
+                    ),
+                )
+            }
             ClientMessage::JoinByCode { code } => match self.shared.lobby.room_by_code(&code) {
                 Some(room_id) => {
                     let join = ClientMessage::JoinByCode { code };
@@ -422,6 +462,7 @@ impl Handler {
                 }
                 None => {
                     self.code_failures.fail();
+                    self.shared.addresses.count(self.addr, Limited::RoomCode);
                     self.reply(
                         rid,
                         ServerMessage::error(ErrorCode::NotFound, "no room has that code"),
@@ -583,13 +624,22 @@ impl Handler {
         name: &str,
         password: String,
     ) -> Option<Arc<Identity>> {
-        if !self.sign_in_failures.allowed() || !self.shared.sign_in_allowed(name) {
+        if !self.sign_in_failures.allowed() || !self.shared.sign_in_allowed(self.addr, name) {
             self.reply(
                 rid,
                 ServerMessage::error(
                     ErrorCode::RateLimited,
                     "too many failed sign-ins; wait a minute",
                 ),
+            );
+            return None;
+        }
+        // Counted before hashing: many connections from one address cannot
+        // keep the hash workers busy for everyone else.
+        if !self.shared.addresses.take(self.addr, Limited::SignIn) {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::RateLimited, Limited::SignIn.refusal()),
             );
             return None;
         }
@@ -609,7 +659,7 @@ impl Handler {
             }));
         }
         self.sign_in_failures.fail();
-        self.shared.sign_in_failed(name);
+        self.shared.sign_in_failed(self.addr, name);
         self.reply(
             rid,
             ServerMessage::error(ErrorCode::SignInFailed, "wrong name or password"),
@@ -638,9 +688,24 @@ impl Handler {
             );
             return;
         }
+        if self.shared.config.password.is_some()
+            && !self
+                .shared
+                .addresses
+                .allowed(self.addr, Limited::ServerPassword)
+        {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::RateLimited, Limited::ServerPassword.refusal()),
+            );
+            return;
+        }
         if let Some(expected) = &self.shared.config.password
             && password.as_deref() != Some(expected.as_str())
         {
+            self.shared
+                .addresses
+                .count(self.addr, Limited::ServerPassword);
             self.reply(
                 rid,
                 ServerMessage::error(ErrorCode::AuthFailed, "wrong server password"),
@@ -690,6 +755,13 @@ impl Handler {
                     name,
                     registered: false,
                 }),
+                None if !self.shared.addresses.take(self.addr, Limited::NewPlayer) => {
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::RateLimited, Limited::NewPlayer.refusal()),
+                    );
+                    return;
+                }
                 None => Arc::new(Identity {
                     id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
                     token: uuid::Uuid::new_v4().simple().to_string(),

@@ -88,12 +88,12 @@ impl Room {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
         };
-        if let Err((code, why)) = self.act(seat, action, None).await
-            && code != ErrorCode::Internal
-        {
-            // An action the store could not save is tried again by the
-            // room's back-off (see `backoff`), which logged it once.
-            tracing::error!(room = %self.id, %why, "the AI's action was refused");
+        match self.act(seat, action, None).await {
+            Ok(()) => {}
+            // Not saved: tried again by the room's back-off (see `backoff`),
+            // which logged it once.
+            Err((ErrorCode::Internal, _)) => self.tell_save_trouble(),
+            Err((_, why)) => tracing::error!(room = %self.id, %why, "the AI's action was refused"),
         }
     }
 }

@@ -1,8 +1,10 @@
 //! [`SaveBackoff`]: what a room does while the store cannot save (a full or
 //! read-only disk). Nothing unsaved is told; what the room would do by
 //! itself (an AI move, the opening roll, a clock's time-out) is tried again
-//! after a growing delay instead of at once, and the log and the room hear
-//! of the trouble once, not at every attempt.
+//! after a growing delay instead of at once, and the log hears of the
+//! trouble once, not at every attempt. A player whose request failed is
+//! told by its `internal` answer; when the room's own step fails (the AI's
+//! move, a time-out), the room is told once in its chat.
 
 use std::time::{Duration, Instant};
 
@@ -27,6 +29,8 @@ pub(super) struct SaveBackoff {
     pub(super) retry_at: Instant,
     /// Whether a retry is owed (cleared when it runs).
     pub(super) retry_pending: bool,
+    /// Whether the room was told that the server cannot save.
+    told: bool,
 }
 
 impl Room {
@@ -41,9 +45,11 @@ impl Room {
     ) -> Result<T, Refusal> {
         match result {
             Ok(value) => {
-                if self.backoff.take().is_some() {
+                if let Some(trouble) = self.backoff.take() {
                     tracing::info!(room = %self.id, "saving works again");
-                    self.notice("The server can save again.");
+                    if trouble.told {
+                        self.notice("The server can save again.");
+                    }
                 }
                 Ok(value)
             }
@@ -63,10 +69,8 @@ impl Room {
                             delay: FIRST_DELAY * 2,
                             retry_at: now + FIRST_DELAY,
                             retry_pending: true,
+                            told: false,
                         });
-                        self.notice(
-                            "The server cannot save right now: nothing changes until it can.",
-                        );
                     }
                 }
                 Err(refuse(
@@ -95,6 +99,17 @@ impl Room {
                 true
             }
             _ => false,
+        }
+    }
+
+    /// Tells the room, once, that the server cannot save: its own next step
+    /// (the AI's move, a time-out) waits until it can.
+    pub(super) fn tell_save_trouble(&mut self) {
+        if let Some(trouble) = &mut self.backoff
+            && !trouble.told
+        {
+            trouble.told = true;
+            self.notice("The server cannot save right now: the game waits until it can.");
         }
     }
 

@@ -74,7 +74,7 @@ impl Room {
         }
         if let Some(seat) = self.out_of_time().filter(|_| !self.backing_off()) {
             // When this cannot be saved, the back-off tries again later.
-            let _ = self
+            let timed_out = self
                 .finish(GameResult {
                     winner: Some(seat.other()),
                     reason: EndReason::Timeout,
@@ -82,6 +82,9 @@ impl Room {
                     score: None,
                 })
                 .await;
+            if timed_out.is_err() {
+                self.tell_save_trouble();
+            }
             self.after_change().await;
             return false;
         }

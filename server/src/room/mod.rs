@@ -172,6 +172,15 @@ pub fn create(
             "the server has too many rooms",
         ));
     }
+    // The last tenth of the rooms is kept for registered players: guests
+    // are free to make, so guests alone cannot fill the server.
+    let guest_cap = shared.config.max_rooms - shared.config.max_rooms / 10;
+    if !creator.registered && shared.lobby.room_count() >= guest_cap {
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            "the rooms left are kept for registered players: register or sign in",
+        ));
+    }
     // Otherwise one client could fill the server with rooms it left.
     if shared.lobby.seated_rooms(&creator.id).len() >= MAX_GAMES_PER_PLAYER {
         return Err(refuse(

@@ -67,6 +67,12 @@ impl Store {
         Ok((Store { db }, loaded))
     }
 
+    /// Sets how long a caller waits for the store's answer before it gets
+    /// [`StoreError::TimedOut`] (10 s unless set).
+    pub fn set_answer_within(&mut self, limit: std::time::Duration) {
+        self.db.set_answer_within(limit);
+    }
+
     /// Commits everything queued so far, stops the writer and releases the
     /// data directory (a server started next on it may open it at once).
     /// Writes and reads queued after this fail with [`StoreError::Closed`].
@@ -228,6 +234,29 @@ mod tests {
             .unwrap();
         assert_eq!(players, 1);
         player.await.unwrap();
+    }
+
+    /// A write the store does not answer in time (here the writer waits on
+    /// a lock another connection holds, as it would on a frozen disk)
+    /// fails with a time-out instead of waiting for ever; once the stall
+    /// ends, writes go through again.
+    #[tokio::test]
+    async fn a_stalled_write_times_out_with_a_typed_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        store.set_answer_within(Duration::from_millis(300));
+        let blocker = rusqlite::Connection::open(dir.path().join("tabula.db")).unwrap();
+        blocker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let stalled = store.save_room("r-1".into(), "{}".into()).await;
+        assert!(
+            matches!(stalled, Err(StoreError::TimedOut(_))),
+            "{stalled:?}"
+        );
+        blocker.execute_batch("COMMIT").unwrap();
+        drop(blocker);
+        store.set_answer_within(Duration::from_secs(10));
+        store.save_room("r-2".into(), "{}".into()).await.unwrap();
+        store.close().await;
     }
 
     /// A write the writer could not make fails with SQLite's own reason,

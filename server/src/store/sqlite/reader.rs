@@ -45,7 +45,9 @@ impl Sqlite {
             let _ = tx.send(f(conn));
         });
         self.reads.send(Some(job)).map_err(|_| StoreError::Closed)?;
-        rx.await
+        tokio::time::timeout(self.answer_within, rx)
+            .await
+            .map_err(|_| StoreError::TimedOut(self.answer_within))?
             .map_err(|_| StoreError::Closed)?
             .map_err(StoreError::Sqlite)
     }
