@@ -720,12 +720,23 @@ impl Handler {
             }
         };
         let known = match token {
-            Some(token) => match self.shared.identity_by_token(&token) {
-                Some(known) => Some(known),
-                None => {
+            Some(token) => match self.known_player(token).await {
+                Ok(Some(known)) => Some(known),
+                Ok(None) => {
                     self.reply(
                         rid,
                         ServerMessage::error(ErrorCode::AuthFailed, "unknown resume token"),
+                    );
+                    return;
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "looking up a player failed");
+                    self.reply(
+                        rid,
+                        ServerMessage::error(
+                            ErrorCode::Internal,
+                            "the server could not read its database",
+                        ),
                     );
                     return;
                 }
@@ -805,8 +816,32 @@ impl Handler {
         self.identity = Some(identity);
     }
 
-    /// Tells every room this connection was in that it is gone.
+    /// The player whose token this is: from memory, or for a guest coming
+    /// back, from the store (guests are not kept in memory between visits).
+    async fn known_player(&self, token: String) -> Result<Option<Arc<Identity>>, StoreError> {
+        if let Some(known) = self.shared.identity_by_token(&token) {
+            return Ok(Some(known));
+        }
+        let row = self.shared.store.player_by_token(token).await?;
+        Ok(row.map(|row| {
+            // Registered players are always in memory: this is a guest.
+            Arc::new(Identity {
+                id: row.id,
+                token: row.token,
+                name: row.name,
+                registered: false,
+            })
+        }))
+    }
+
+    /// Tells every room this connection was in that it is gone, and lets a
+    /// guest's identity go from memory (the store keeps it).
     fn disconnected(&mut self) {
+        if let Some(identity) = &self.identity
+            && !identity.registered
+        {
+            self.shared.forget_guest(&identity.token);
+        }
         let conn = self.id;
         for (_, handle) in self.rooms.drain() {
             // Waits for room in a busy queue: a lost notice would leave the seat

@@ -259,6 +259,15 @@ impl Shared {
         failures.entry((ip, name_key(name))).or_default().fail();
     }
 
+    /// Lets a guest's identity go from memory once its connection ends; its
+    /// token is looked up in the store when it comes back.
+    pub fn forget_guest(&self, token: &str) {
+        let mut players = lock(&self.players);
+        if players.get(token).is_some_and(|i| !i.registered) {
+            players.remove(token);
+        }
+    }
+
     /// Records an identity (new, or renamed).
     pub fn put_identity(&self, identity: Arc<Identity>) {
         lock(&self.players).insert(identity.token.clone(), identity);

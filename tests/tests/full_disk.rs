@@ -35,8 +35,18 @@ impl Tmpfs {
         self.dir.path().to_path_buf()
     }
 
-    /// Fills the file system up with a file of zeroes.
+    /// Fills the file system up with a file of zeroes. First the server's
+    /// write-ahead log is checkpointed and cut to nothing (as SQLite does
+    /// when it restarts the log), so that the next commit needs new blocks:
+    /// otherwise it might still fit in the log's old space.
     fn fill(&self) {
+        let db = rusqlite::Connection::open(self.dir.path().join("tabula.db")).expect("open");
+        db.busy_timeout(Duration::from_secs(10)).expect("busy timeout");
+        let busy: i64 = db
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
+            .expect("checkpoint");
+        assert_eq!(busy, 0, "the checkpoint ran to the end");
+        drop(db);
         let out = Command::new("dd")
             .args(["if=/dev/zero", "bs=4k"])
             .arg(format!("of={}", self.dir.path().join("fill").display()))

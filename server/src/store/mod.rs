@@ -147,6 +147,12 @@ impl Store {
         self.db.list_games(player_id, offset, limit).await
     }
 
+    /// The player whose resume token this is (a guest, who is not kept in
+    /// memory between visits), if the store has one.
+    pub async fn player_by_token(&self, token: String) -> Result<Option<PlayerRow>, StoreError> {
+        self.db.player_by_token(token).await
+    }
+
     /// One finished game with its record, if the id is known.
     pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
         self.db.game(game_id).await
@@ -234,6 +240,42 @@ mod tests {
             .unwrap();
         assert_eq!(players, 1);
         player.await.unwrap();
+    }
+
+    /// Guests are not loaded at start (their tokens are looked up when
+    /// they come back); registered players are.
+    #[tokio::test]
+    async fn only_registered_players_are_loaded_and_a_guest_is_found_by_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        for (id, name) in [("p-1", "Ada"), ("p-2", "Bob")] {
+            let row = PlayerRow {
+                id: id.into(),
+                token: format!("t-{id}"),
+                name: name.into(),
+            };
+            store.save_player(row).await.unwrap();
+        }
+        let account = AccountRow {
+            player_id: "p-1".into(),
+            name: "Ada".into(),
+            hash: "h".into(),
+        };
+        store.save_account(account).await.unwrap();
+        store.close().await;
+        let (store, loaded) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        let ids: Vec<&str> = loaded.players.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, vec!["p-1"]);
+        let bob = store.player_by_token("t-p-2".into()).await.unwrap();
+        assert_eq!(bob.map(|p| p.name), Some("Bob".into()));
+        assert!(
+            store
+                .player_by_token("nope".into())
+                .await
+                .unwrap()
+                .is_none()
+        );
+        store.close().await;
     }
 
     /// A write the store does not answer in time (here the writer waits on

@@ -63,6 +63,11 @@ impl Sqlite {
         keep_freed_c_heap();
         let path = dir.join("tabula.db");
         let conn = schema::open(&path)?;
+        let cutoff = crate::wall_clock::now_ms() - load::GUEST_TTL_MS;
+        let forgotten = load::forget_old_guests(&conn, cutoff)?;
+        if forgotten > 0 {
+            tracing::info!(forgotten, "forgot guests gone for 30 days with no game");
+        }
         let loaded = load::load(&conn)?;
         let log = ActionLog::read(&conn)?;
         // The writer never checkpoints; the checkpointer thread does, beside it.
