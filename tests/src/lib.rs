@@ -344,6 +344,24 @@ impl Client {
         reply
     }
 
+    /// Like [`Client::act`], but `None` when the connection ends first (a
+    /// server killed mid-request) instead of a panic.
+    pub async fn try_act(&mut self, room: &str, action: Value) -> Option<Value> {
+        let id = self.next_request;
+        self.next_request += 1;
+        let msg = json!({"type": "act", "room_id": room, "action": action, "request_id": id});
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .ok()?;
+        loop {
+            let v = self.receive().await?;
+            if v["request_id"] == json!(id) {
+                return Some(v);
+            }
+        }
+    }
+
     /// Closes the connection.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;

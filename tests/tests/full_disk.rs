@@ -41,7 +41,8 @@ impl Tmpfs {
     /// otherwise it might still fit in the log's old space.
     fn fill(&self) {
         let db = rusqlite::Connection::open(self.dir.path().join("tabula.db")).expect("open");
-        db.busy_timeout(Duration::from_secs(10)).expect("busy timeout");
+        db.busy_timeout(Duration::from_secs(10))
+            .expect("busy timeout");
         let busy: i64 = db
             .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))
             .expect("checkpoint");
