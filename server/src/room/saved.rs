@@ -84,6 +84,12 @@ pub fn restore(
 ) -> Result<RoomId, String> {
     let mut saved: SavedRoom = serde_json::from_str(state).map_err(|e| e.to_string())?;
     for a in appended {
+        // A later row for an index the record already has replaces it and
+        // what followed: the room undid that action (a write that timed out
+        // but reached the disk later) and played another in its place.
+        if (a.index as usize) < saved.record.len() {
+            saved.record.truncate(a.index as usize);
+        }
         if a.index as usize != saved.record.len() {
             continue;
         }
