@@ -36,7 +36,8 @@ fuzz_target!(|data: &[u8]| {
                 let white = choice % 6 + 1;
                 let black = bytes.next().map_or(1, |b| b % 6 + 1);
                 let roll = BgAction::OpeningRoll { white, black };
-                game.apply(roll.into()).expect("an opening roll is accepted");
+                game.apply(roll.into())
+                    .expect("an opening roll is accepted");
                 continue;
             }
             Next::NextGame => {
@@ -67,6 +68,10 @@ fuzz_target!(|data: &[u8]| {
     // 8/5 5/3, say), so the record is compared by length, the game whole.
     let json = serde_json::to_string(game.record()).expect("encodes");
     let again: Game = serde_json::from_str(&json).expect("a saved record loads");
-    assert_eq!(again.live(), game.live(), "a saved record loads another game");
+    assert_eq!(
+        again.live(),
+        game.live(),
+        "a saved record loads another game"
+    );
     assert_eq!(again.len(), game.len());
 });

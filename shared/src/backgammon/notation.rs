@@ -293,7 +293,9 @@ mod tests {
     /// `8/2(6)`, which the parser refuses.
     #[test]
     fn a_play_of_more_than_four_like_moves_prints_as_parseable_groups() {
-        let p: Play = "8/2(2) 6/4(1)\t8/2(2) 6/4(1)\t8/2(2) 6/4(1)".parse().unwrap();
+        let p: Play = "8/2(2) 6/4(1)\t8/2(2) 6/4(1)\t8/2(2) 6/4(1)"
+            .parse()
+            .unwrap();
         let printed = p.to_string();
         assert_eq!(printed, "8/2(4) 8/2(2) 6/4(3)");
         let again: Play = printed.parse().expect("a printed play parses");
