@@ -47,6 +47,17 @@ pub struct Config {
     /// same data directory (saving its rooms, telling its clients) to let go
     /// of it.
     pub lock_wait: Duration,
+    /// How long a request waits for the store to answer (a frozen or
+    /// stalled disk) before it is refused with `internal`.
+    pub store_timeout: Duration,
+    /// New guest identities (`hello` without a token) one client address
+    /// may make in ten minutes.
+    pub new_players_per_address: u32,
+    /// Rooms one client address may have open when creating another.
+    pub rooms_per_address: usize,
+    /// Most bytes that may wait, over all connections, for clients that
+    /// read slowly or not at all; past it the slowest are dropped first.
+    pub max_outbound_bytes: usize,
 }
 
 impl Default for Config {
@@ -68,6 +79,10 @@ impl Default for Config {
             finished_room_ttl: Duration::from_secs(600),
             deserted_game_ttl: Duration::from_secs(24 * 3600),
             lock_wait: Duration::from_secs(10),
+            store_timeout: Duration::from_secs(10),
+            new_players_per_address: 100,
+            rooms_per_address: 100,
+            max_outbound_bytes: 64 * 1024 * 1024,
         }
     }
 }

@@ -3,36 +3,39 @@
 //! It reads frames, answers bad input with typed errors, rate-limits, and
 //! forwards requests to the right room. It never touches game state. Rooms
 //! write to the client through its [`Outlet`], straight into the socket;
-//! the task writes only what the socket could not take at once.
+//! the task writes only what the socket could not take at once. Saying who
+//! you are (`hello`, `register`) is in `hello`.
 
 use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
-use tabula_shared::names::validate_name;
 use tabula_shared::protocol::{
-    AiLevel, AiRating, ClientFrame, ClientMessage, ErrorCode, PROTOCOL_VERSION, Role, RoomId,
-    ServerFrame, ServerMessage,
+    AiLevel, AiRating, ClientFrame, ClientMessage, ErrorCode, Role, RoomId, ServerFrame,
+    ServerMessage,
 };
 use tokio::net::TcpStream;
 
 use crate::http;
 use tokio::sync::{broadcast, watch};
 use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::error::ProtocolError;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
-use crate::accounts;
+use crate::address_limits::Limited;
 use crate::handle::{Caller, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::outlet::{Drained, Outlet, WsStream};
-use crate::registry::{Account, Failures, Shared};
+use crate::registry::{Failures, Shared};
 use crate::room;
-use crate::store::PlayerRow;
-use crate::store::{AccountRow, StoreError};
+use crate::store::StoreError;
 use crate::wall_clock::now_ms;
+
+mod hello;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
 struct RateLimit {
@@ -100,6 +103,8 @@ struct Handler {
     sign_in_failures: Failures,
     /// Wrong private-room codes, limited like sign-ins: codes are short.
     code_failures: Failures,
+    /// The client's IP address, for the limits per address.
+    addr: IpAddr,
 }
 
 /// What the read side asks the loop to do next.
@@ -120,7 +125,10 @@ pub async fn serve(
         http::Route::WebSocket => {}
         http::Route::Answered | http::Route::Dropped => return,
     }
-    let (read, outlet) = Outlet::new(stream);
+    let addr = stream
+        .peer_addr()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    let (read, outlet) = Outlet::new(stream, shared.backlogs.clone());
     let stream = WsStream::new(read, outlet.clone());
     // A client that never finishes its handshake is as silent as one that
     // stops answering pings: it must not hold a connection slot for ever.
@@ -148,6 +156,7 @@ pub async fn serve(
         lobby: None,
         sign_in_failures: Failures::new(),
         code_failures: Failures::new(),
+        addr,
     };
     let mut ws: WebSocketStream<WsStream> = ws;
     let mut ping = tokio::time::interval(handler.shared.config.ping_interval);
@@ -174,8 +183,17 @@ pub async fn serve(
                     Some(Ok(Message::Text(text))) => handler.on_text(text.as_str()).await,
                     Some(Ok(Message::Binary(_))) => handler.on_binary(),
                     Some(Ok(Message::Ping(_) | Message::Pong(_) | Message::Frame(_))) => Next::Continue,
-                    Some(Ok(Message::Close(_))) | None => break,
+                    Some(Ok(Message::Close(_))) => {
+                        // The library queued the answering close frame: send it.
+                        let _ = tokio::time::timeout(Duration::from_secs(2), ws.flush()).await;
+                        break;
+                    }
+                    None => break,
                     Some(Err(WsError::Capacity(e))) => Next::Close(CloseCode::Size, format!("frame too large: {e}")),
+                    Some(Err(WsError::Utf8(_))) => Next::Close(CloseCode::Invalid, "text frames must be UTF-8".into()),
+                    Some(Err(WsError::Protocol(e))) if e != ProtocolError::ResetWithoutClosingHandshake => {
+                        Next::Close(CloseCode::Protocol, format!("protocol violation: {e}"))
+                    }
                     Some(Err(e)) => {
                         tracing::debug!(conn = handler.id, error = %e, "read failed");
                         break;
@@ -406,9 +424,26 @@ impl Handler {
                     })
                 });
             }
+            ClientMessage::CreateRoom { .. }
+                if !self
+                    .shared
+                    .addresses
+                    .room_allowed(self.addr, |id| self.shared.lobby.room(id).is_some()) =>
+            {
+                self.reply(
+                    rid,
+                    ServerMessage::error(
+                        ErrorCode::LimitReached,
+                        "too many open rooms from your address: finish or leave some first",
+                    ),
+                );
+            }
             ClientMessage::CreateRoom { options } => {
                 match room::create(&self.shared, &identity, options) {
                     Ok(room_id) => {
+                        self.shared
+                            .addresses
+                            .room_created(self.addr, room_id.clone());
                         let join = ClientMessage::JoinRoom {
                             room_id: room_id.clone(),
                             role: Role::Player,
@@ -419,13 +454,18 @@ impl Handler {
                     Err((code, why)) => self.reply(rid, ServerMessage::error(code, why)),
                 }
             }
-            ClientMessage::JoinByCode { .. } if !self.code_failures.allowed() => self.reply(
-                rid,
-                ServerMessage::error(
-                    ErrorCode::RateLimited,
-                    "too many wrong codes; wait a minute",
-                ),
-            ),
+            ClientMessage::JoinByCode { .. }
+                if !self.code_failures.allowed()
+                    || !self.shared.addresses.allowed(self.addr, Limited::RoomCode) =>
+            {
+                self.reply(
+                    rid,
+                    ServerMessage::error(
+                        ErrorCode::RateLimited,
+                        "too many wrong codes; wait a minute",
+                    ),
+                )
+            }
             ClientMessage::JoinByCode { code } => match self.shared.lobby.room_by_code(&code) {
                 Some(room_id) => {
                     let join = ClientMessage::JoinByCode { code };
@@ -433,6 +473,7 @@ impl Handler {
                 }
                 None => {
                     self.code_failures.fail();
+                    self.shared.addresses.count(self.addr, Limited::RoomCode);
                     self.reply(
                         rid,
                         ServerMessage::error(ErrorCode::NotFound, "no room has that code"),
@@ -518,230 +559,14 @@ impl Handler {
         });
     }
 
-    /// `register`: the current name becomes an account with this password.
-    async fn register(&mut self, rid: Option<u64>, identity: Arc<Identity>, password: String) {
-        if identity.registered {
-            self.reply(
-                rid,
-                ServerMessage::error(ErrorCode::AlreadyRegistered, "you are already registered"),
-            );
-            return;
-        }
-        if !accounts::PASSWORD_CHARS.contains(&password.chars().count()) {
-            self.reply(
-                rid,
-                ServerMessage::error(
-                    ErrorCode::WeakPassword,
-                    "a password has 8 to 128 characters",
-                ),
-            );
-            return;
-        }
-        if self.shared.account_like(&identity.name).is_some() {
-            self.reply(rid, name_taken(&identity.name));
-            return;
-        }
-        let Some(hash) = accounts::hash(password).await else {
-            self.reply(
-                rid,
-                ServerMessage::error(ErrorCode::Internal, "could not hash the password"),
-            );
-            return;
-        };
-        let account = Account {
-            player_id: identity.id.clone(),
-            name: identity.name.clone(),
-            hash,
-        };
-        // The name may have been taken while hashing.
-        if !self.shared.reserve(account.clone()) {
-            self.reply(rid, name_taken(&identity.name));
-            return;
-        }
-        let row = AccountRow {
-            player_id: account.player_id,
-            name: account.name,
-            hash: account.hash,
-        };
-        if let Err(e) = self.shared.store.save_account(row).await {
-            tracing::error!(error = %e, "saving an account failed");
-            self.shared.unreserve(&identity.name);
-            self.reply(
-                rid,
-                ServerMessage::error(ErrorCode::Internal, "could not save the account"),
-            );
-            return;
-        }
-        let registered = Arc::new(Identity {
-            registered: true,
-            ..(*identity).clone()
-        });
-        self.shared.put_identity(registered.clone());
-        self.identity = Some(registered);
-        self.reply(
-            rid,
-            ServerMessage::Registered {
-                name: identity.name.clone(),
-            },
-        );
-    }
-
-    /// Signs in to the account named `name`, with the per-connection and
-    /// per-name limits on failures. Wrong names and wrong passwords look the same.
-    async fn sign_in(
-        &mut self,
-        rid: Option<u64>,
-        name: &str,
-        password: String,
-    ) -> Option<Arc<Identity>> {
-        if !self.sign_in_failures.allowed() || !self.shared.sign_in_allowed(name) {
-            self.reply(
-                rid,
-                ServerMessage::error(
-                    ErrorCode::RateLimited,
-                    "too many failed sign-ins; wait a minute",
-                ),
-            );
-            return None;
-        }
-        let account = self.shared.account(name);
-        let hash = account.as_ref().map(|a| a.hash.clone());
-        let known = account
-            .as_ref()
-            .and_then(|a| self.shared.identity_by_id(&a.player_id));
-        if accounts::verify(password, hash).await
-            && let (Some(account), Some(known)) = (account, known)
-        {
-            return Some(Arc::new(Identity {
-                id: known.id.clone(),
-                token: known.token.clone(),
-                name: account.name,
-                registered: true,
-            }));
-        }
-        self.sign_in_failures.fail();
-        self.shared.sign_in_failed(name);
-        self.reply(
-            rid,
-            ServerMessage::error(ErrorCode::SignInFailed, "wrong name or password"),
-        );
-        None
-    }
-
-    async fn hello(&mut self, rid: Option<u64>, message: ClientMessage) {
-        let ClientMessage::Hello {
-            protocol,
-            name,
-            token,
-            password,
-            account_password,
-        } = message
-        else {
-            return;
-        };
-        if protocol != PROTOCOL_VERSION {
-            self.reply(
-                rid,
-                ServerMessage::error(
-                    ErrorCode::UnsupportedVersion,
-                    format!("this server speaks protocol {PROTOCOL_VERSION}, not {protocol}"),
-                ),
-            );
-            return;
-        }
-        if let Some(expected) = &self.shared.config.password
-            && password.as_deref() != Some(expected.as_str())
-        {
-            self.reply(
-                rid,
-                ServerMessage::error(ErrorCode::AuthFailed, "wrong server password"),
-            );
-            return;
-        }
-        let name = match validate_name(&name) {
-            Ok(name) => name,
-            Err(why) => {
-                self.reply(rid, ServerMessage::error(ErrorCode::InvalidName, why));
-                return;
-            }
-        };
-        let known = match token {
-            Some(token) => match self.shared.identity_by_token(&token) {
-                Some(known) => Some(known),
-                None => {
-                    self.reply(
-                        rid,
-                        ServerMessage::error(ErrorCode::AuthFailed, "unknown resume token"),
-                    );
-                    return;
-                }
-            },
-            None => None,
-        };
-        let identity = if let Some(account_password) = account_password {
-            match self.sign_in(rid, &name, account_password).await {
-                Some(identity) => identity,
-                None => return,
-            }
-        } else if let Some(known) = known.clone().filter(|k| k.registered) {
-            // A registered player's token: the account's name, whatever was typed.
-            known
-        } else if self
-            .shared
-            .account_like(&name)
-            .is_some_and(|a| known.as_ref().is_none_or(|k| k.id != a.player_id))
-        {
-            self.reply(rid, name_taken(&name));
-            return;
-        } else {
-            match known {
-                Some(known) => Arc::new(Identity {
-                    id: known.id.clone(),
-                    token: known.token.clone(),
-                    name,
-                    registered: false,
-                }),
-                None => Arc::new(Identity {
-                    id: format!("p-{}", &uuid::Uuid::new_v4().simple().to_string()[..12]),
-                    token: uuid::Uuid::new_v4().simple().to_string(),
-                    name,
-                    registered: false,
-                }),
-            }
-        };
-        self.shared.put_identity(identity.clone());
-        let row = PlayerRow {
-            id: identity.id.clone(),
-            token: identity.token.clone(),
-            name: identity.name.clone(),
-        };
-        // Queued before the welcome goes out: a room this player creates
-        // next is saved after its player, so a crash cannot keep the room
-        // and lose the player's token. (The welcome does not wait for the
-        // commit; a crash within that commit loses only the new token.)
-        let saved = self.shared.store.save_player(row);
-        tokio::spawn(async move {
-            if let Err(e) = saved.await {
-                tracing::error!(error = %e, "saving a player failed");
-            }
-        });
-        let rooms = self.shared.lobby.seated_rooms(&identity.id);
-        self.reply(
-            rid,
-            ServerMessage::Welcome {
-                protocol: PROTOCOL_VERSION,
-                player_id: identity.id.clone(),
-                name: identity.name.clone(),
-                token: identity.token.clone(),
-                rooms,
-                registered: identity.registered,
-            },
-        );
-        self.identity = Some(identity);
-    }
-
-    /// Tells every room this connection was in that it is gone.
+    /// Tells every room this connection was in that it is gone, and lets a
+    /// guest's identity go from memory (the store keeps it).
     fn disconnected(&mut self) {
+        if let Some(identity) = &self.identity
+            && !identity.registered
+        {
+            self.shared.forget_guest(&identity.token);
+        }
         let conn = self.id;
         for (_, handle) in self.rooms.drain() {
             // Waits for room in a busy queue: a lost notice would leave the seat
@@ -751,12 +576,4 @@ impl Handler {
             });
         }
     }
-}
-
-/// The error for a name reserved by someone else's account.
-fn name_taken(name: &str) -> ServerMessage {
-    ServerMessage::error(
-        ErrorCode::NameTaken,
-        format!("{name:?} is a registered name; sign in with its password or pick another name"),
-    )
 }

@@ -12,12 +12,15 @@
 //!   blocking pool.
 
 mod accounts;
+mod address_limits;
+mod backlogs;
 mod config;
 mod connection;
 mod handle;
 mod http;
 mod identity;
 mod lobby;
+mod log_filter;
 mod outlet;
 mod registry;
 mod room;
@@ -33,6 +36,7 @@ use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot, watch};
 
 pub use config::Config;
+pub use log_filter::log_filter;
 pub use store::{StoreError, read_finished_games, read_saved_room};
 
 /// Why the server could not start.
@@ -73,9 +77,11 @@ impl Server {
         // the same directory (a restart) to let go of it.
         let dir = config.data_dir.clone();
         let wait = config.lock_wait;
-        let (store, loaded) = tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
-            .await
-            .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
+        let (mut store, loaded) =
+            tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
+                .await
+                .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
+        store.set_answer_within(config.store_timeout);
         let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
         let mut restored = 0;
         for (id, state, appended) in &loaded.rooms {

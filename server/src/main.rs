@@ -48,6 +48,20 @@ struct Args {
     /// dice seeds.
     #[arg(long, default_value_t = 3000)]
     dice_seed_wait_ms: u64,
+    /// Seconds a request waits for the store (a stalled disk) before it is
+    /// refused with `internal`.
+    #[arg(long, default_value_t = 10)]
+    store_timeout_secs: u64,
+    /// New guest identities one client address may make in ten minutes.
+    #[arg(long, default_value_t = 100)]
+    new_players_per_address: u32,
+    /// Rooms one client address may have open when creating another.
+    #[arg(long, default_value_t = 100)]
+    rooms_per_address: usize,
+    /// Mebibytes that may wait, over all connections, for clients that read
+    /// slowly; past it the slowest are dropped first.
+    #[arg(long, default_value_t = 64)]
+    max_outbound_mib: usize,
 }
 
 #[tokio::main]
@@ -64,9 +78,7 @@ async fn main() -> std::process::ExitCode {
 
 async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
+        .with_env_filter(tabula_server::log_filter("info"))
         .init();
     let args = Args::parse();
     raise_fd_limit();
@@ -80,6 +92,10 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         ai_budget: Duration::from_millis(args.ai_budget_ms),
         dice_seed: args.dice_seed,
         dice_seed_wait: Duration::from_millis(args.dice_seed_wait_ms),
+        store_timeout: Duration::from_secs(args.store_timeout_secs),
+        new_players_per_address: args.new_players_per_address,
+        rooms_per_address: args.rooms_per_address,
+        max_outbound_bytes: args.max_outbound_mib.saturating_mul(1024 * 1024),
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

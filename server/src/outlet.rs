@@ -22,6 +22,8 @@ use tokio::net::TcpStream;
 use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
+use crate::backlogs::Backlogs;
+
 /// How many bytes may wait for a slow client before rooms give up on it
 /// (a spectator on a bad link; it resumes with `since` when it reconnects).
 pub const PENDING_LIMIT: usize = 1024 * 1024;
@@ -47,9 +49,26 @@ struct State {
     waker: Option<Waker>,
     /// A close asked for by a room, for the connection's task to carry out.
     close: Option<(CloseCode, String)>,
+    /// Every connection's backlog added up, and its cap.
+    backlogs: Arc<Backlogs>,
+    /// This backlog as last added to `backlogs`.
+    counted: usize,
+}
+
+impl Drop for State {
+    fn drop(&mut self) {
+        self.backlogs.changed(self.counted, 0);
+    }
 }
 
 impl State {
+    /// Tells `backlogs` how this backlog changed since it was last told.
+    fn recount(&mut self) {
+        let now = self.backlog();
+        self.backlogs.changed(self.counted, now);
+        self.counted = now;
+    }
+
     fn backlog(&self) -> usize {
         self.pending.len() - self.written
     }
@@ -126,8 +145,9 @@ pub enum Drained {
 }
 
 impl Outlet {
-    /// Splits `stream` into the read half, for tungstenite, and the outlet.
-    pub fn new(stream: TcpStream) -> (OwnedReadHalf, Outlet) {
+    /// Splits `stream` into the read half, for tungstenite, and the outlet,
+    /// whose backlog counts in `backlogs`.
+    pub fn new(stream: TcpStream, backlogs: Arc<Backlogs>) -> (OwnedReadHalf, Outlet) {
         let (read, write) = stream.into_split();
         let state = State {
             io: Some(write),
@@ -135,6 +155,8 @@ impl Outlet {
             written: 0,
             waker: None,
             close: None,
+            backlogs,
+            counted: 0,
         };
         (read, Outlet(Arc::new(Mutex::new(state))))
     }
@@ -148,16 +170,21 @@ impl Outlet {
     ///
     /// # Errors
     /// [`SendError::Gone`] when the connection is closed, [`SendError::Full`]
-    /// when more than [`PENDING_LIMIT`] bytes are already waiting.
+    /// when more than [`PENDING_LIMIT`] bytes are already waiting, or when
+    /// all connections' backlogs are over their cap and this one is among
+    /// the slowest.
     pub fn send_text(&self, text: &str) -> Result<(), SendError> {
         let header = text_header(text.len());
         let mut state = self.lock();
-        if state.backlog() > PENDING_LIMIT {
+        let backlog = state.backlog();
+        if backlog > PENDING_LIMIT || state.backlogs.refuses(backlog) {
             return Err(SendError::Full);
         }
-        state
+        let written = state
             .write(&[&header.bytes[..header.len], text.as_bytes()])
-            .map_err(|()| SendError::Gone)
+            .map_err(|()| SendError::Gone);
+        state.recount();
+        written
     }
 
     /// Asks the connection's task to close the connection with `code`
@@ -179,7 +206,9 @@ impl Outlet {
         {
             state.waker = Some(cx.waker().clone());
         }
-        match state.poll_flush(cx) {
+        let flushed = state.poll_flush(cx);
+        state.recount();
+        match flushed {
             Poll::Ready(Err(_)) => return Poll::Ready(Drained::Failed),
             Poll::Ready(Ok(())) | Poll::Pending => {}
         }
@@ -196,6 +225,7 @@ impl Outlet {
         state.io = None;
         state.pending = Vec::new();
         state.written = 0;
+        state.recount();
     }
 }
 
@@ -284,19 +314,27 @@ impl AsyncWrite for WsStream {
         _cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        match self.outlet.lock().write(&[buf]) {
+        let mut state = self.outlet.lock();
+        let written = state.write(&[buf]);
+        state.recount();
+        match written {
             Ok(()) => Poll::Ready(Ok(buf.len())),
             Err(()) => Poll::Ready(Err(io::ErrorKind::BrokenPipe.into())),
         }
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        self.outlet.lock().poll_flush(cx)
+        let mut state = self.outlet.lock();
+        let flushed = state.poll_flush(cx);
+        state.recount();
+        flushed
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         let mut state = self.outlet.lock();
-        if state.poll_flush(cx)?.is_pending() {
+        let flushed = state.poll_flush(cx);
+        state.recount();
+        if flushed?.is_pending() {
             return Poll::Pending;
         }
         match &mut state.io {
@@ -331,7 +369,7 @@ mod tests {
         let addr = listener.local_addr().expect("addr");
         let mut client = TcpStream::connect(addr).await.expect("connect");
         let (server, _) = listener.accept().await.expect("accept");
-        let (_read, outlet) = Outlet::new(server);
+        let (_read, outlet) = Outlet::new(server, Arc::new(Backlogs::new(usize::MAX)));
         let frame = "x".repeat(60_000);
         let mut sent = 0;
         while outlet.send_text(&frame).is_ok() {
@@ -364,5 +402,43 @@ mod tests {
         }
         outlet.shut();
         assert_eq!(outlet.send_text("late"), Err(SendError::Gone));
+    }
+
+    /// Sockets that never read, with a small cap on all backlogs together:
+    /// past it the slowest is refused first, a client that keeps up is
+    /// never refused, and the total goes back to zero when they are gone.
+    #[tokio::test]
+    async fn past_the_total_cap_the_slowest_are_refused_first() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let backlogs = Arc::new(Backlogs::new(600_000));
+        let mut clients = Vec::new();
+        let mut outlets = Vec::new();
+        for _ in 0..3 {
+            clients.push(TcpStream::connect(addr).await.expect("connect"));
+            let (server, _) = listener.accept().await.expect("accept");
+            outlets.push(Outlet::new(server, backlogs.clone()).1);
+        }
+        let frame = "x".repeat(50_000);
+        // The first falls far behind, the second a little; neither reads.
+        while outlets[0].lock().backlog() < 500_000 {
+            outlets[0].send_text(&frame).expect("under the cap");
+        }
+        while outlets[1].lock().backlog() < 200_000 {
+            outlets[1].send_text(&frame).expect("under the cap");
+        }
+        assert!(backlogs.total() > 600_000);
+        // Over the cap: the slowest is refused, the other may still queue,
+        // and one with nothing waiting sends as ever.
+        assert_eq!(outlets[0].send_text(&frame), Err(SendError::Full));
+        assert_eq!(outlets[1].send_text("small"), Ok(()));
+        assert_eq!(outlets[2].send_text("hello"), Ok(()));
+        for outlet in &outlets {
+            outlet.shut();
+        }
+        drop(outlets);
+        assert_eq!(backlogs.total(), 0);
     }
 }

@@ -6,10 +6,13 @@
 //! insert, never across an `.await`.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use crate::address_limits::AddressLimits;
+use crate::backlogs::Backlogs;
 use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
@@ -104,8 +107,13 @@ pub struct Shared {
     players: Mutex<HashMap<String, Arc<Identity>>>,
     /// Registered accounts.
     accounts: Mutex<Accounts>,
-    /// Recent sign-in failures by name key.
-    sign_in_failures: Mutex<HashMap<String, Failures>>,
+    /// Recent sign-in failures by address and name key: wrong passwords
+    /// from elsewhere do not lock the owner of a name out.
+    sign_in_failures: Mutex<HashMap<(IpAddr, String), Failures>>,
+    /// Limits per client address.
+    pub addresses: AddressLimits,
+    /// Every connection's unsent bytes added up, and their cap.
+    pub backlogs: Arc<Backlogs>,
     /// The open rooms and the live feed of their changes.
     pub lobby: Lobby,
     /// Source of connection ids.
@@ -152,12 +160,17 @@ impl Shared {
                 hash: a.hash,
             });
         }
+        let addresses =
+            AddressLimits::new(config.new_players_per_address, config.rooms_per_address);
+        let backlogs = Arc::new(Backlogs::new(config.max_outbound_bytes));
         Shared {
             config,
             store,
             players: Mutex::new(players),
             accounts: Mutex::new(reserved),
             sign_in_failures: Mutex::new(HashMap::new()),
+            addresses,
+            backlogs,
             lobby: Lobby::new(),
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
@@ -228,22 +241,31 @@ impl Shared {
         }
     }
 
-    /// Whether a sign-in for this name may be tried now.
-    pub fn sign_in_allowed(&self, name: &str) -> bool {
+    /// Whether a sign-in for this name may be tried now from `ip`.
+    pub fn sign_in_allowed(&self, ip: IpAddr, name: &str) -> bool {
         lock(&self.sign_in_failures)
-            .entry(name_key(name))
+            .entry((ip, name_key(name)))
             .or_default()
             .allowed()
     }
 
     /// Counts a failed sign-in for this name.
-    pub fn sign_in_failed(&self, name: &str) {
+    pub fn sign_in_failed(&self, ip: IpAddr, name: &str) {
         let mut failures = lock(&self.sign_in_failures);
         // Keep the map small: drop names whose window is over.
         if failures.len() > 10_000 {
             failures.retain(|_, f| f.since.elapsed() < SIGN_IN_WINDOW);
         }
-        failures.entry(name_key(name)).or_default().fail();
+        failures.entry((ip, name_key(name))).or_default().fail();
+    }
+
+    /// Lets a guest's identity go from memory once its connection ends; its
+    /// token is looked up in the store when it comes back.
+    pub fn forget_guest(&self, token: &str) {
+        let mut players = lock(&self.players);
+        if players.get(token).is_some_and(|i| !i.registered) {
+            players.remove(token);
+        }
     }
 
     /// Records an identity (new, or renamed).

@@ -147,6 +147,30 @@ impl Client {
         }
     }
 
+    /// Opens a WebSocket to the server from the local address `from` (any
+    /// of 127.0.0.0/8 on Linux): a client at another address, for the
+    /// limits per address.
+    pub async fn connect_from(addr: SocketAddr, from: std::net::IpAddr) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket
+            .bind(SocketAddr::new(from, 0))
+            .expect("bind the local address");
+        let tcp = socket.connect(addr).await.expect("tcp connects");
+        let (ws, _) =
+            tokio_tungstenite::client_async(format!("ws://{addr}/"), MaybeTlsStream::Plain(tcp))
+                .await
+                .expect("websocket connects");
+        Client {
+            ws,
+            player_id: String::new(),
+            token: String::new(),
+            rooms: Vec::new(),
+            seen: Vec::new(),
+            pending: std::collections::VecDeque::new(),
+            next_request: 1,
+        }
+    }
+
     /// Says hello (optionally resuming with a token) and waits for `welcome`.
     pub async fn hello(&mut self, name: &str, token: Option<&str>) -> Value {
         let mut msg = json!({"type": "hello", "protocol": 1, "name": name});
@@ -320,6 +344,24 @@ impl Client {
             self.pending.push_back(reply.clone());
         }
         reply
+    }
+
+    /// Like [`Client::act`], but `None` when the connection ends first (a
+    /// server killed mid-request) instead of a panic.
+    pub async fn try_act(&mut self, room: &str, action: Value) -> Option<Value> {
+        let id = self.next_request;
+        self.next_request += 1;
+        let msg = json!({"type": "act", "room_id": room, "action": action, "request_id": id});
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .ok()?;
+        loop {
+            let v = self.receive().await?;
+            if v["request_id"] == json!(id) {
+                return Some(v);
+            }
+        }
     }
 
     /// Closes the connection.

@@ -68,3 +68,57 @@ async fn a_move_that_cannot_be_saved_is_refused_and_the_game_goes_on() {
     assert_eq!(fourth["type"], "event", "{fourth}");
     server.stop().await;
 }
+
+/// A move whose write timed out was undone and another played at its
+/// index; should the first write reach the disk after all, the store holds
+/// two rows for that index. A restart keeps the later one, as the room
+/// did, and the moves after it.
+#[tokio::test]
+async fn after_a_restart_a_later_move_at_the_same_index_replaces_the_earlier() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let server = TestServer::start_with(tabula_tests::test_config(tmp.path())).await;
+    let (mut ada, bob, room) = server.pvp_gomoku().await;
+    let place = |x, y| json!({"kind": "place", "point": point(x, y)});
+    assert_eq!(ada.act(&room, place(7, 7)).await["type"], "event");
+    let token = ada.token.clone();
+    drop(bob);
+    server.stop().await;
+
+    // The log as that history leaves it: (7,7) at index 0, then (3,3) at
+    // index 0 again, then Bob's (4,4) at index 1.
+    let db = rusqlite::Connection::open(tmp.path().join("tabula.db")).expect("open");
+    db.execute_batch("UPDATE rooms SET log_from = 0")
+        .expect("keep the log");
+    let first: (String, i64, String) = db
+        .query_row(
+            "SELECT action, seq, clock FROM action_log WHERE room_id = ?1 AND idx = 0",
+            [&room],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("the first move's row");
+    let moved = |x: u8, y: u8, seat: &str| {
+        let mut action: serde_json::Value = serde_json::from_str(&first.0).expect("json");
+        action["point"] = point(x, y);
+        action["seat"] = json!(seat);
+        action.to_string()
+    };
+    for (idx, action) in [(0, moved(3, 3, "first")), (1, moved(4, 4, "second"))] {
+        db.execute(
+            "INSERT INTO action_log (room_id, idx, action, seq, clock) VALUES (?1, ?2, ?3, ?4, ?5)",
+            rusqlite::params![room, idx, action, first.1 + 1 + idx, first.2],
+        )
+        .expect("insert");
+    }
+    drop(db);
+
+    let server = TestServer::start_with(tabula_tests::test_config(tmp.path())).await;
+    let mut ada = tabula_tests::Client::connect(server.addr).await;
+    ada.hello("Ada", Some(&token)).await;
+    ada.join(&room, "player").await;
+    let sync = ada.request(json!({"type": "sync", "room_id": room})).await;
+    let actions = sync["snapshot"]["record"]["actions"].clone();
+    assert_eq!(actions.as_array().map(Vec::len), Some(2), "{sync}");
+    assert_eq!(actions[0]["point"], point(3, 3), "{sync}");
+    assert_eq!(actions[1]["point"], point(4, 4), "{sync}");
+    server.stop().await;
+}

@@ -36,7 +36,8 @@ impl Room {
     /// Asks the AI for its action when an AI seat is to act and none is
     /// being thought about; the answer comes back as [`RoomCommand::AiMove`].
     pub(super) fn maybe_ask_ai(&mut self) {
-        if self.ai_thinking {
+        // While the store cannot save, the room's retry asks again later.
+        if self.ai_thinking || self.backing_off() {
             return;
         }
         let Some(seat) = self.to_act() else { return };
@@ -87,12 +88,12 @@ impl Room {
             tracing::error!(room = %self.id, "the AI found no action");
             return;
         };
-        if let Err((code, why)) = self.act(seat, action, None).await {
-            tracing::error!(room = %self.id, %why, "the AI's action was refused");
-            if code == ErrorCode::Internal {
-                // Not saved (a disk error): think again and try once more.
-                self.maybe_ask_ai();
-            }
+        match self.act(seat, action, None).await {
+            Ok(()) => {}
+            // Not saved: tried again by the room's back-off (see `backoff`),
+            // which logged it once.
+            Err((ErrorCode::Internal, _)) => self.tell_save_trouble(),
+            Err((_, why)) => tracing::error!(room = %self.id, %why, "the AI's action was refused"),
         }
     }
 }

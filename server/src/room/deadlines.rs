@@ -20,6 +20,10 @@ impl Room {
         if self.result.is_none()
             && let Some((_, t)) = self.clock.as_ref().and_then(Clock::deadline)
         {
+            // A time-out that could not be saved waits for the next retry.
+            consider(self.backoff.map_or(t, |b| t.max(b.retry_at)));
+        }
+        if let Some(t) = self.retry_deadline() {
             consider(t);
         }
         if let Some(t) = self.empty_since {
@@ -64,14 +68,23 @@ impl Room {
             self.seed_deadline = None;
             self.after_change().await;
         }
-        if let Some(seat) = self.out_of_time() {
-            self.finish(GameResult {
-                winner: Some(seat.other()),
-                reason: EndReason::Timeout,
-                line: Vec::new(),
-                score: None,
-            })
-            .await;
+        if self.take_due_retry() {
+            // What the room would have done by itself had the store saved.
+            self.after_change().await;
+        }
+        if let Some(seat) = self.out_of_time().filter(|_| !self.backing_off()) {
+            // When this cannot be saved, the back-off tries again later.
+            let timed_out = self
+                .finish(GameResult {
+                    winner: Some(seat.other()),
+                    reason: EndReason::Timeout,
+                    line: Vec::new(),
+                    score: None,
+                })
+                .await;
+            if timed_out.is_err() {
+                self.tell_save_trouble();
+            }
             self.after_change().await;
             return false;
         }

@@ -126,14 +126,16 @@ impl Room {
             ));
         }
         check_player_seed(&seed).map_err(|e| refuse(ErrorCode::BadRequest, e.to_string()))?;
-        if let Some(Some(proof)) = self.record.dice_mut() {
-            proof
-                .set_player_seed(side_of(seat), &seed)
-                .map_err(|e| refuse(ErrorCode::BadRequest, e.to_string()))?;
+        let before = self.checkpoint();
+        if let Some(Some(proof)) = self.record.dice_mut()
+            && let Err(e) = proof.set_player_seed(side_of(seat), &seed)
+        {
+            self.roll_back(before);
+            return Err(refuse(ErrorCode::BadRequest, e.to_string()));
         }
         self.seeds_given[idx(seat)] = true;
-        self.seq_save_and_emit(RoomEvent::DiceSeed { seat, seed })
-            .await;
+        self.save_or_undo(before, vec![RoomEvent::DiceSeed { seat, seed }])
+            .await?;
         self.after_change().await;
         Ok(())
     }

@@ -244,7 +244,7 @@ impl Room {
     /// them, for every deserted game.
     pub(super) async fn save_if_deserted(&mut self) {
         if self.members.is_empty() && self.game_started && self.result.is_none() {
-            self.save().await;
+            let _ = self.save().await;
         }
     }
 
@@ -302,7 +302,7 @@ impl Room {
                     line: Vec::new(),
                     score: None,
                 })
-                .await;
+                .await?;
                 self.after_change().await;
                 Ok(())
             }

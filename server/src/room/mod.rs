@@ -9,12 +9,16 @@
 //! `requests` (what a client asks), `members` (joining, leaving, seats),
 //! `moves` (actions, the automatic steps after them, the end of a game),
 //! `dice` (verifiable Backgammon dice: commitment, players' seeds, reveal),
-//! `offers` (draws, takebacks, resignations, rematches), `ai_turn`, `clock`
+//! `offers` (draws, takebacks, resignations, rematches), `chat`, `ai_turn`, `clock`
 //! and `deadlines`, `saved` (the store's copy of a room, and restoring it),
-//! and `broadcast` (answers, numbered events, the lobby's summary).
+//! `undo` (putting back a change the store could not save), `backoff` (what
+//! a room does while the store cannot save), and `broadcast` (answers,
+//! numbered events, the lobby's summary).
 
 mod ai_turn;
+mod backoff;
 mod broadcast;
+mod chat;
 mod clock;
 mod deadlines;
 mod dice;
@@ -23,6 +27,7 @@ mod moves;
 mod offers;
 mod requests;
 mod saved;
+mod undo;
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -48,6 +53,7 @@ use crate::registry::Shared;
 use crate::wall_clock::now_ms;
 
 use ai_turn::ai_player;
+use backoff::SaveBackoff;
 use clock::Clock;
 use members::Member;
 pub use saved::restore;
@@ -100,6 +106,8 @@ struct Room {
     /// What the lobby was last told, so an unchanged summary (most moves)
     /// costs no trip to the lobby's lock.
     published: Option<RoomSummary>,
+    /// Set while the store cannot save: see [`SaveBackoff`].
+    backoff: Option<SaveBackoff>,
 }
 
 type Refusal = (ErrorCode, String);
@@ -162,6 +170,15 @@ pub fn create(
         return Err(refuse(
             ErrorCode::LimitReached,
             "the server has too many rooms",
+        ));
+    }
+    // The last tenth of the rooms is kept for registered players: guests
+    // are free to make, so guests alone cannot fill the server.
+    let guest_cap = shared.config.max_rooms - shared.config.max_rooms / 10;
+    if !creator.registered && shared.lobby.room_count() >= guest_cap {
+        return Err(refuse(
+            ErrorCode::LimitReached,
+            "the rooms left are kept for registered players: register or sign in",
         ));
     }
     // Otherwise one client could fill the server with rooms it left.
@@ -261,7 +278,7 @@ pub fn create(
     // Saved before anything else happens in it, so that a crash does not lose
     // a room that is still waiting for its second player.
     tokio::spawn(async move {
-        room.save().await;
+        let _ = room.save().await;
         room.run().await;
     });
     Ok(id)
@@ -304,6 +321,7 @@ impl Room {
             rx,
             shared,
             published: None,
+            backoff: None,
         };
         let summary = room.summary();
         room.shared
@@ -344,7 +362,7 @@ impl Room {
                     }
                 }
                 RoomCommand::Shutdown { done } => {
-                    self.save().await;
+                    let _ = self.save().await;
                     let _ = done.send(());
                     return;
                 }

@@ -91,8 +91,9 @@ impl Room {
             }
         };
         self.commit(entry, Some(seat), reply).await?;
-        // A move answers pending draw and takeback offers with "no".
-        self.clear_offers(|o| o.kind != OfferKind::Rematch).await;
+        // A move answers pending draw and takeback offers with "no". When
+        // that cannot be saved, they stay pending, as the store has them.
+        let _ = self.clear_offers(|o| o.kind != OfferKind::Rematch).await;
         self.after_change().await;
         Ok(())
     }
@@ -100,6 +101,19 @@ impl Room {
     /// Applies one record entry through the rules, then saves and broadcasts it.
     pub(super) async fn commit(
         &mut self,
+        entry: ActionRecord,
+        mover: Option<Seat>,
+        reply: Option<Reply>,
+    ) -> Result<(), Refusal> {
+        self.commit_after(None, entry, mover, reply).await
+    }
+
+    /// [`Room::commit`], with `preface` (when given) told just before the
+    /// action and numbered before it, and only once the action is saved:
+    /// an offer that an AI answers at once with the action.
+    pub(super) async fn commit_after(
+        &mut self,
+        preface: Option<RoomEvent>,
         entry: ActionRecord,
         mover: Option<Seat>,
         reply: Option<Reply>,
@@ -132,7 +146,7 @@ impl Room {
         let clock = self.clock.as_ref().map(Clock::view);
         // Saved (as one small row) before it is broadcast. The event is put
         // together from the same JSON, not serialised a second time.
-        let seq = self.seq + 1;
+        let seq = self.seq + 1 + u64::from(preface.is_some());
         let action = serde_json::to_string(&entry).unwrap_or_default();
         let clock_json = serde_json::to_string(&clock).unwrap_or_default();
         let event =
@@ -144,15 +158,15 @@ impl Room {
             seq,
             clock: clock_json,
         };
-        if let Err(e) = self.shared.store.append_action(appended).await {
+        let saved = self.shared.store.append_action(appended).await;
+        if let Err(refusal) = self.saved_or_not(saved, "saving an action") {
             // Not told to anyone, so not played: a move that a restart would
             // lose must not be shown.
-            tracing::error!(room = %self.id, error = %e, "saving an action failed");
             self.undo_unsaved(&entry, clock_before);
-            return Err(refuse(
-                ErrorCode::Internal,
-                "the server could not save that action; try again",
-            ));
+            return Err(refusal);
+        }
+        if let Some(preface) = preface {
+            self.emit(preface);
         }
         self.send_numbered(event.into(), reply);
         // Whatever the AI was thinking about is out of date now (a human's
@@ -191,12 +205,15 @@ impl Room {
             && self.result.is_none()
             && self.away_since.iter().all(Option::is_none)
         {
+            let before = self.checkpoint();
             self.game_started = true;
             self.start_seed_wait();
             let record = self.record.clone();
             let clock = self.clock.as_ref().map(Clock::view);
-            // The full state is saved now; moves are appended to it.
-            self.seq_save_and_emit(RoomEvent::GameStarted { record, clock })
+            // The full state is saved now; moves are appended to it. When
+            // that fails, the game starts at the room's next retry.
+            let _ = self
+                .save_or_undo(before, vec![RoomEvent::GameStarted { record, clock }])
                 .await;
         }
         if self.game_started {
@@ -295,10 +312,7 @@ impl Room {
             }
         };
         match end {
-            Some(result) => {
-                self.finish(result).await;
-                true
-            }
+            Some(result) => self.finish(result).await.is_ok(),
             None => false,
         }
     }
@@ -311,13 +325,18 @@ impl Room {
         }
     }
 
-    /// Ends the game: stops the clock, keeps the finished game forever, and tells everyone.
-    pub(super) async fn finish(&mut self, result: GameResult) {
+    /// Ends the game: stops the clock, keeps the finished game forever, and
+    /// tells everyone. When the store cannot keep it, the game is as it was
+    /// and nothing is told.
+    ///
+    /// # Errors
+    /// `internal` when the store could not save the finished game.
+    pub(super) async fn finish(&mut self, result: GameResult) -> Result<(), Refusal> {
+        let before = self.checkpoint();
         if let Some(clock) = &mut self.clock {
             clock.stop(false);
         }
         self.result = Some(result.clone());
-        self.forget_ai_thought();
         self.redeal.clear();
         self.offers.clear();
         // The dice are revealed with the finished game, however it ended.
@@ -348,19 +367,22 @@ impl Room {
             winner: result.winner,
             room_state,
         };
-        let ratings = match self.shared.store.save_game(game).await {
+        let saved = self.shared.store.save_game(game).await;
+        let ratings = match self.saved_or_not(saved, "saving a finished game") {
             Ok(ratings) => ratings,
-            Err(e) => {
-                tracing::error!(room = %self.id, error = %e, "saving a finished game failed");
-                Vec::new()
+            Err(refusal) => {
+                self.roll_back(before);
+                return Err(refusal);
             }
         };
+        self.forget_ai_thought();
         self.emit(RoomEvent::GameOver {
             result,
             game_id: Some(game_id),
             ratings,
             dice,
         });
+        Ok(())
     }
 }
 

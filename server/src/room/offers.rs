@@ -26,16 +26,29 @@ impl Room {
         gone
     }
 
-    /// Withdraws the offers that match: saved, then told as declined.
-    pub(super) async fn clear_offers(&mut self, which: impl Fn(&PendingOffer) -> bool) {
+    /// Withdraws the offers that match: saved, then told as declined. When
+    /// the save fails they stay pending, and nothing is told.
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn clear_offers(
+        &mut self,
+        which: impl Fn(&PendingOffer) -> bool,
+    ) -> Result<(), Refusal> {
+        let before = self.offers.clone();
         let gone = self.take_offers(which);
         if gone.is_empty() {
-            return;
+            return Ok(());
         }
-        self.save_ahead(gone.len() as u64).await;
-        for offer in gone {
-            self.emit(RoomEvent::OfferDeclined { offer });
+        let events = gone
+            .into_iter()
+            .map(|offer| RoomEvent::OfferDeclined { offer })
+            .collect();
+        let saved = self.save_and_emit(events).await;
+        if saved.is_err() {
+            self.offers = before;
         }
+        saved
     }
 
     /// `seat` resigns: at once in Gomoku; in Backgammon as an offer, which
@@ -54,7 +67,7 @@ impl Room {
                     line: Vec::new(),
                     score: None,
                 })
-                .await;
+                .await?;
             }
             LiveGame::Backgammon(game) => {
                 // By the rules the opponent may refuse a resignation: else a
@@ -67,23 +80,26 @@ impl Room {
                 };
                 if self.ai_seat(seat.other()).is_some() {
                     let accepts = self.ai_accepts_resignation(game, seat.other(), value);
-                    self.emit(RoomEvent::OfferMade { offer });
                     if !accepts {
+                        // Nothing changes, so nothing is saved.
+                        self.emit(RoomEvent::OfferMade { offer });
                         self.emit(RoomEvent::OfferDeclined { offer });
                         return Ok(());
                     }
-                    if let Err(refusal) = self.accept_resignation(offer).await {
-                        // Not saved: the game goes on, and the offer is over.
-                        self.emit(RoomEvent::OfferDeclined { offer });
-                        return Err(refusal);
-                    }
+                    // The offer is told with the resignation, once it is saved.
+                    self.accept_resignation(offer, Some(RoomEvent::OfferMade { offer }))
+                        .await?;
                 } else {
                     // A new resignation replaces the player's earlier one.
-                    self.clear_offers(|o| o.kind == OfferKind::Resign && o.by == seat)
-                        .await;
+                    let before = self.checkpoint();
+                    let mut events: Vec<RoomEvent> = self
+                        .take_offers(|o| o.kind == OfferKind::Resign && o.by == seat)
+                        .into_iter()
+                        .map(|offer| RoomEvent::OfferDeclined { offer })
+                        .collect();
                     self.offers.push(offer);
-                    self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
-                    return Ok(());
+                    events.push(RoomEvent::OfferMade { offer });
+                    return self.save_or_undo(before, events).await;
                 }
             }
         }
@@ -91,14 +107,21 @@ impl Room {
         Ok(())
     }
 
-    /// Ends the Backgammon game as resigned at the offer's value.
-    pub(super) async fn accept_resignation(&mut self, offer: PendingOffer) -> Result<(), Refusal> {
+    /// Ends the Backgammon game as resigned at the offer's value; `preface`
+    /// is told just before the resignation, once it is saved.
+    pub(super) async fn accept_resignation(
+        &mut self,
+        offer: PendingOffer,
+        preface: Option<RoomEvent>,
+    ) -> Result<(), Refusal> {
         let entry = ActionRecord::Backgammon(BgAction::Resign {
             side: side_of(offer.by),
             value: offer.value.unwrap_or(ResignKind::Single),
         });
-        self.commit(entry, None, None).await?;
-        self.clear_offers(|_| true).await;
+        self.commit_after(preface, entry, None, None).await?;
+        // When this cannot be saved, the game's end (which clears every
+        // offer) follows at the room's next retry.
+        let _ = self.clear_offers(|_| true).await;
         Ok(())
     }
 
@@ -113,14 +136,21 @@ impl Room {
             return Err(refuse(ErrorCode::IllegalMove, "you already offered a draw"));
         }
         if self.ai_seat(seat.other()).is_some() {
-            // The AI plays on.
+            // The AI plays on; nothing changes, so nothing is saved.
             self.emit(RoomEvent::OfferMade { offer });
             self.emit(RoomEvent::OfferDeclined { offer });
+            Ok(())
         } else {
-            self.offers.push(offer);
-            self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
+            self.make_offer(offer).await
         }
-        Ok(())
+    }
+
+    /// Adds `offer` to the pending ones: saved, then told.
+    async fn make_offer(&mut self, offer: PendingOffer) -> Result<(), Refusal> {
+        let before = self.checkpoint();
+        self.offers.push(offer);
+        self.save_or_undo(before, vec![RoomEvent::OfferMade { offer }])
+            .await
     }
 
     /// The index the record is cut back to when `seat` takes back its last decision.
@@ -142,20 +172,24 @@ impl Room {
         }
         let offer = PendingOffer::new(OfferKind::Takeback, seat);
         if self.ai_seat(seat.other()).is_some() {
-            self.emit(RoomEvent::OfferMade { offer });
-            self.take_back(seat).await
+            // The request is told with the takeback, once it is saved.
+            self.take_back(seat, Some(RoomEvent::OfferMade { offer }))
+                .await
         } else {
             if self.offers.contains(&offer) {
                 return Err(refuse(ErrorCode::IllegalMove, "you already asked"));
             }
-            self.offers.push(offer);
-            self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
-            Ok(())
+            self.make_offer(offer).await
         }
     }
 
-    /// Cuts the record back to before `seat`'s last decision.
-    pub(super) async fn take_back(&mut self, seat: Seat) -> Result<(), Refusal> {
+    /// Cuts the record back to before `seat`'s last decision: saved, then
+    /// told (after `preface`, when given); undone when the save fails.
+    pub(super) async fn take_back(
+        &mut self,
+        seat: Seat,
+        preface: Option<RoomEvent>,
+    ) -> Result<(), Refusal> {
         let Some(cut) = self.takeback_point(seat) else {
             return Err(refuse(ErrorCode::IllegalMove, "nothing to take back"));
         };
@@ -181,14 +215,19 @@ impl Room {
         let live = record
             .replay()
             .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
+        let checkpoint = self.checkpoint();
         redeal.append(&mut self.redeal);
         self.redeal = redeal;
         self.record = record;
         self.live = live;
-        self.forget_ai_thought();
         self.offers.clear();
         let count = (before - cut) as u32;
-        self.seq_save_and_emit(RoomEvent::TookBack { count }).await;
+        let events = preface
+            .into_iter()
+            .chain([RoomEvent::TookBack { count }])
+            .collect();
+        self.save_or_undo(checkpoint, events).await?;
+        self.forget_ai_thought();
         self.after_change().await;
         Ok(())
     }
@@ -210,13 +249,25 @@ impl Room {
                 "there is no such offer to answer",
             ));
         };
+        let before = self.checkpoint();
         let offer = self.offers.remove(pos);
-        if !accept {
-            self.seq_save_and_emit(RoomEvent::OfferDeclined { offer })
-                .await;
-            return Ok(());
+        let answered = self.answer_removed(offer, accept).await;
+        if answered.is_err() {
+            // Nothing was told: the offer is pending again.
+            self.roll_back(before);
         }
-        match kind {
+        answered
+    }
+
+    /// Answers `offer`, already taken from the pending ones. Fails only
+    /// before anything is told.
+    async fn answer_removed(&mut self, offer: PendingOffer, accept: bool) -> Result<(), Refusal> {
+        if !accept {
+            return self
+                .seq_save_and_emit(RoomEvent::OfferDeclined { offer })
+                .await;
+        }
+        match offer.kind {
             OfferKind::Draw => {
                 self.require_running()?;
                 self.finish(GameResult {
@@ -225,18 +276,18 @@ impl Room {
                     line: Vec::new(),
                     score: None,
                 })
-                .await;
+                .await?;
                 self.after_change().await;
                 Ok(())
             }
             OfferKind::Takeback => {
                 self.require_running()?;
-                self.take_back(offer.by).await
+                self.take_back(offer.by, None).await
             }
             OfferKind::Rematch => self.start_rematch().await,
             OfferKind::Resign => {
                 self.require_running()?;
-                self.accept_resignation(offer).await?;
+                self.accept_resignation(offer, None).await?;
                 self.after_change().await;
                 Ok(())
             }
@@ -259,16 +310,17 @@ impl Room {
             self.start_rematch().await
         } else {
             let offer = PendingOffer::new(OfferKind::Rematch, seat);
-            if !self.offers.contains(&offer) {
-                self.offers.push(offer);
-                self.seq_save_and_emit(RoomEvent::OfferMade { offer }).await;
+            if self.offers.contains(&offer) {
+                return Ok(());
             }
-            Ok(())
+            self.make_offer(offer).await
         }
     }
 
     /// A new game in the same room, with the seats swapped.
+    /// Saved, then told; undone when the save fails.
     pub(super) async fn start_rematch(&mut self) -> Result<(), Refusal> {
+        let before = self.checkpoint();
         self.seats.swap(0, 1);
         self.away_since.swap(0, 1);
         for member in self.members.values_mut() {
@@ -277,10 +329,13 @@ impl Room {
         self.record = GameRecord::new(&self.options.game);
         self.new_match_dice();
         self.start_seed_wait();
-        self.live = self
-            .record
-            .replay()
-            .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
+        self.live = match self.record.replay() {
+            Ok(live) => live,
+            Err(e) => {
+                self.roll_back(before);
+                return Err(refuse(ErrorCode::Internal, e.to_string()));
+            }
+        };
         self.result = None;
         self.offers.clear();
         self.game_no = 1;
@@ -289,7 +344,8 @@ impl Room {
             clock.remaining_ms = [u64::from(tc.initial_secs) * 1000; 2];
             clock.running = None;
         }
-        self.seq_save_and_emit(RoomEvent::RematchStarted).await;
+        self.save_or_undo(before, vec![RoomEvent::RematchStarted])
+            .await?;
         let members: Vec<(Outlet, bool)> = self
             .members
             .values()

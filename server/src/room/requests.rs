@@ -1,17 +1,11 @@
-//! A client's request to a room, sent on to what handles it; chat is
-//! handled here.
+//! A client's request to a room, sent on to what handles it.
 
-use tabula_shared::protocol::{ChatLine, ClientMessage, ErrorCode, Role, RoomEvent, ServerMessage};
+use tabula_shared::protocol::{ClientMessage, ErrorCode, Role, RoomEvent, ServerMessage};
 use tabula_shared::seat::Seat;
 
 use super::broadcast::Reply;
 use super::{Refusal, Room, refuse};
 use crate::handle::Caller;
-
-/// How many chat lines a snapshot carries.
-const CHAT_LINES: usize = 50;
-/// Longest chat line, in characters.
-const CHAT_MAX: usize = 500;
 
 impl Room {
     /// Handles one client request: membership and chat here, game requests
@@ -41,30 +35,9 @@ impl Room {
             }
             ClientMessage::Chat { text, .. } => {
                 let spectator = member_seat.flatten().is_none();
-                let text = text.trim().to_string();
-                if text.is_empty() || text.chars().count() > CHAT_MAX {
-                    self.refuse_caller(
-                        &caller,
-                        refuse(ErrorCode::BadRequest, "chat lines are 1 to 500 characters"),
-                    );
-                } else if spectator && self.muted {
-                    self.refuse_caller(
-                        &caller,
-                        refuse(ErrorCode::Forbidden, "the players muted spectator chat"),
-                    );
-                } else {
-                    let line = ChatLine {
-                        from: caller.identity.name.clone(),
-                        spectator,
-                        text,
-                    };
-                    self.chat.push_back(line.clone());
-                    if self.chat.len() > CHAT_LINES {
-                        self.chat.pop_front();
-                    }
-                    // Saved with the room, so a restart keeps the chat.
-                    self.seq_save_and_emit(RoomEvent::Chat { line }).await;
-                    self.ok(&caller);
+                match self.chat(&caller, spectator, &text).await {
+                    Ok(()) => self.ok(&caller),
+                    Err(refusal) => self.refuse_caller(&caller, refusal),
                 }
             }
             other => {
@@ -107,12 +80,17 @@ impl Room {
             ClientMessage::ClaimWin { .. } => self.claim_win(seat).await,
             ClientMessage::DiceSeed { seed, .. } => self.dice_seed(seat, seed).await,
             ClientMessage::MuteSpectators { muted, .. } => {
-                if self.muted != muted {
-                    self.muted = muted;
-                    self.seq_save_and_emit(RoomEvent::SpectatorsMuted { muted })
-                        .await;
+                if self.muted == muted {
+                    return Ok(());
                 }
-                Ok(())
+                self.muted = muted;
+                let saved = self
+                    .seq_save_and_emit(RoomEvent::SpectatorsMuted { muted })
+                    .await;
+                if saved.is_err() {
+                    self.muted = !muted;
+                }
+                saved
             }
             _ => Err(refuse(ErrorCode::BadRequest, "not a room request")),
         }

@@ -7,12 +7,13 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use tabula_shared::protocol::{
-    ActionRecord, ChatLine, ClockState, GameRecord, GameResult, PendingOffer, PlayerInfo,
-    RoomEvent, RoomId, RoomOptions,
+    ActionRecord, ChatLine, ClockState, ErrorCode, GameRecord, GameResult, PendingOffer,
+    PlayerInfo, RoomEvent, RoomId, RoomOptions,
 };
 
 use super::clock::Clock;
-use super::{Room, now_ms, room_rng};
+use super::undo::Checkpoint;
+use super::{Refusal, Room, now_ms, refuse, room_rng};
 use crate::registry::Shared;
 use crate::store::AppendedAction;
 use tabula_shared::fair_dice::ServerSeed;
@@ -87,6 +88,12 @@ pub fn restore(
 ) -> Result<RoomId, String> {
     let mut saved: SavedRoom = serde_json::from_str(state).map_err(|e| e.to_string())?;
     for a in appended {
+        // A later row for an index the record already has replaces it and
+        // what followed: the room undid that action (a write that timed out
+        // but reached the disk later) and played another in its place.
+        if (a.index as usize) < saved.record.len() {
+            saved.record.truncate(a.index as usize);
+        }
         if a.index as usize != saved.record.len() {
             continue;
         }
@@ -167,19 +174,24 @@ impl Room {
     }
 
     /// Saves the room's whole state.
-    pub(super) async fn save(&self) {
-        self.save_ahead(0).await;
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn save(&mut self) -> Result<(), Refusal> {
+        self.save_ahead(0).await
     }
 
     /// Saves the room numbered as if its next `events` events were out: a
     /// change is saved before the events that tell it.
-    pub(super) async fn save_ahead(&self, events: u64) {
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn save_ahead(&mut self, events: u64) -> Result<(), Refusal> {
         let Some(state) = self.state_ahead(events) else {
-            return;
+            return Err(refuse(ErrorCode::Internal, "the room could not be encoded"));
         };
-        if let Err(e) = self.shared.store.save_room(self.id.clone(), state).await {
-            tracing::error!(room = %self.id, error = %e, "saving a room failed");
-        }
+        let saved = self.shared.store.save_room(self.id.clone(), state).await;
+        self.saved_or_not(saved, "saving a room")
     }
 
     /// The room's saved state as JSON, numbered `events` past now.
@@ -191,11 +203,45 @@ impl Room {
             .ok()
     }
 
-    /// Saves the room as it will be once `event` is out, then emits it.
-    pub(super) async fn seq_save_and_emit(&mut self, event: RoomEvent) {
-        // The event's number is part of the saved state, so save with it.
-        self.save_ahead(1).await;
-        self.emit(event);
+    /// Saves the room as it will be once `event` is out, then emits it;
+    /// emits nothing when the save fails.
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn seq_save_and_emit(&mut self, event: RoomEvent) -> Result<(), Refusal> {
+        self.save_and_emit(vec![event]).await
+    }
+
+    /// Saves the room as it will be once `events` are out, then emits them;
+    /// emits nothing when the save fails.
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn save_and_emit(&mut self, events: Vec<RoomEvent>) -> Result<(), Refusal> {
+        // The events' numbers are part of the saved state, so save with them.
+        self.save_ahead(events.len() as u64).await?;
+        for event in events {
+            self.emit(event);
+        }
+        Ok(())
+    }
+
+    /// Saves the room after `change` made it from `before`, then emits
+    /// `events`; when the save fails, the room is put back to `before` and
+    /// nothing is told.
+    ///
+    /// # Errors
+    /// `internal` when the store could not save it.
+    pub(super) async fn save_or_undo(
+        &mut self,
+        before: Checkpoint,
+        events: Vec<RoomEvent>,
+    ) -> Result<(), Refusal> {
+        let saved = self.save_and_emit(events).await;
+        if saved.is_err() {
+            self.roll_back(before);
+        }
+        saved
     }
 }
 

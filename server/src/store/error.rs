@@ -13,6 +13,10 @@ pub enum StoreError {
     /// The data directory could not be created.
     #[error("data directory: {0}")]
     Io(#[from] std::io::Error),
+    /// The store did not answer in time (a frozen or stalled disk). A write
+    /// may still be made durable later.
+    #[error("the store did not answer within {0:?}")]
+    TimedOut(std::time::Duration),
     /// The writer thread is gone (the server is shutting down).
     #[error("store closed")]
     Closed,

@@ -67,6 +67,12 @@ impl Store {
         Ok((Store { db }, loaded))
     }
 
+    /// Sets how long a caller waits for the store's answer before it gets
+    /// [`StoreError::TimedOut`] (10 s unless set).
+    pub fn set_answer_within(&mut self, limit: std::time::Duration) {
+        self.db.set_answer_within(limit);
+    }
+
     /// Commits everything queued so far, stops the writer and releases the
     /// data directory (a server started next on it may open it at once).
     /// Writes and reads queued after this fail with [`StoreError::Closed`].
@@ -139,6 +145,12 @@ impl Store {
         limit: u32,
     ) -> Result<(u32, Vec<GameSummary>), StoreError> {
         self.db.list_games(player_id, offset, limit).await
+    }
+
+    /// The player whose resume token this is (a guest, who is not kept in
+    /// memory between visits), if the store has one.
+    pub async fn player_by_token(&self, token: String) -> Result<Option<PlayerRow>, StoreError> {
+        self.db.player_by_token(token).await
     }
 
     /// One finished game with its record, if the id is known.
@@ -228,6 +240,65 @@ mod tests {
             .unwrap();
         assert_eq!(players, 1);
         player.await.unwrap();
+    }
+
+    /// Guests are not loaded at start (their tokens are looked up when
+    /// they come back); registered players are.
+    #[tokio::test]
+    async fn only_registered_players_are_loaded_and_a_guest_is_found_by_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        for (id, name) in [("p-1", "Ada"), ("p-2", "Bob")] {
+            let row = PlayerRow {
+                id: id.into(),
+                token: format!("t-{id}"),
+                name: name.into(),
+            };
+            store.save_player(row).await.unwrap();
+        }
+        let account = AccountRow {
+            player_id: "p-1".into(),
+            name: "Ada".into(),
+            hash: "h".into(),
+        };
+        store.save_account(account).await.unwrap();
+        store.close().await;
+        let (store, loaded) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        let ids: Vec<&str> = loaded.players.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, vec!["p-1"]);
+        let bob = store.player_by_token("t-p-2".into()).await.unwrap();
+        assert_eq!(bob.map(|p| p.name), Some("Bob".into()));
+        assert!(
+            store
+                .player_by_token("nope".into())
+                .await
+                .unwrap()
+                .is_none()
+        );
+        store.close().await;
+    }
+
+    /// A write the store does not answer in time (here the writer waits on
+    /// a lock another connection holds, as it would on a frozen disk)
+    /// fails with a time-out instead of waiting for ever; once the stall
+    /// ends, writes go through again.
+    #[tokio::test]
+    async fn a_stalled_write_times_out_with_a_typed_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let (mut store, _) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        store.set_answer_within(Duration::from_millis(300));
+        let blocker = rusqlite::Connection::open(dir.path().join("tabula.db")).unwrap();
+        blocker.execute_batch("BEGIN EXCLUSIVE").unwrap();
+        let stalled = store.save_room("r-1".into(), "{}".into()).await;
+        assert!(
+            matches!(stalled, Err(StoreError::TimedOut(_))),
+            "{stalled:?}"
+        );
+        blocker.execute_batch("COMMIT").unwrap();
+        drop(blocker);
+        store.set_answer_within(Duration::from_secs(10));
+        store.save_room("r-2".into(), "{}".into()).await.unwrap();
+        store.close().await;
     }
 
     /// A write the writer could not make fails with SQLite's own reason,

@@ -88,8 +88,10 @@ impl fmt::Display for Play {
         let mut first = true;
         let mut i = 0;
         while i < items.len() {
+            // At most four to a group, the most a roll moves and the most
+            // the parser takes in one `(n)`.
             let mut n = 1;
-            while i + n < items.len() && items[i + n] == items[i] {
+            while n < 4 && i + n < items.len() && items[i + n] == items[i] {
                 n += 1;
             }
             if !first {
@@ -285,6 +287,19 @@ mod tests {
         ] {
             assert!(s.parse::<Play>().is_err(), "{s}");
         }
+    }
+
+    /// Found by the `notation` fuzz target: six identical hops printed as
+    /// `8/2(6)`, which the parser refuses.
+    #[test]
+    fn a_play_of_more_than_four_like_moves_prints_as_parseable_groups() {
+        let p: Play = "8/2(2) 6/4(1)\t8/2(2) 6/4(1)\t8/2(2) 6/4(1)"
+            .parse()
+            .unwrap();
+        let printed = p.to_string();
+        assert_eq!(printed, "8/2(4) 8/2(2) 6/4(3)");
+        let again: Play = printed.parse().expect("a printed play parses");
+        assert_eq!(again.to_string(), printed);
     }
 
     #[test]

@@ -137,6 +137,9 @@ async fn serve_tabula(data_dir: std::path::PathBuf) {
         // limit (30 requests/s) would turn it into a rate-limit test.
         rate_burst: 1_000,
         rate_per_sec: 1_000,
+        // Every bot comes from this machine's one address.
+        new_players_per_address: u32::MAX,
+        rooms_per_address: usize::MAX,
         ..tabula_server::Config::default()
     };
     tabula_server::run(listener, config, std::future::pending::<()>())

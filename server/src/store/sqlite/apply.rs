@@ -40,10 +40,10 @@ pub(super) fn apply(
     match write {
         Write::Player(p) => {
             conn.prepare_cached(
-                "INSERT INTO players (id, token, name) VALUES (?1, ?2, ?3)
-                 ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+                "INSERT INTO players (id, token, name, seen_at) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, seen_at = excluded.seen_at",
             )?
-            .execute(params![p.id, p.token, p.name])?;
+            .execute(params![p.id, p.token, p.name, crate::wall_clock::now_ms()])?;
         }
         Write::Room { id, state } => save_room(conn, log, id, state)?,
         Write::Action(a) => log.append(&mut *conn.prepare_cached(APPEND)?, a)?,

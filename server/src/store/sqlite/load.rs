@@ -1,16 +1,39 @@
 //! The restart load: everything the database holds that a starting server
-//! needs (players, accounts, and each saved room with the actions appended
-//! after its last full save).
+//! needs (registered players, accounts, and each saved room with the actions
+//! appended after its last full save). Guests are not loaded: a guest's
+//! token is looked up when it comes back. Guests gone for
+//! [`GUEST_TTL_MS`] with no finished game and no seat in a saved room are
+//! forgotten first.
 
 use rusqlite::Connection;
 
 use crate::store::StoreError;
 use crate::store::rows::{AccountRow, AppendedAction, Loaded, PlayerRow};
 
-/// Reads every player, account and saved room.
+/// How long a guest with no finished game and no seat is remembered after
+/// its last hello: 30 days.
+pub(super) const GUEST_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
+
+/// Forgets guests last seen before `cutoff_ms` (Unix ms) that have no
+/// account, no finished game and no seat in a saved room; returns how many.
+pub(super) fn forget_old_guests(conn: &Connection, cutoff_ms: i64) -> rusqlite::Result<usize> {
+    conn.execute(
+        "DELETE FROM players WHERE seen_at < ?1
+           AND id NOT IN (SELECT player_id FROM accounts)
+           AND id NOT IN (SELECT player_id FROM game_players)
+           AND id NOT IN (SELECT json_extract(s.value, '$.id')
+                          FROM rooms r, json_each(r.state, '$.seats') s
+                          WHERE json_extract(s.value, '$.id') IS NOT NULL)",
+        [cutoff_ms],
+    )
+}
+
+/// Reads the registered players, the accounts and every saved room.
 pub(super) fn load(conn: &Connection) -> Result<Loaded, StoreError> {
     let mut players = Vec::new();
-    let mut stmt = conn.prepare("SELECT id, token, name FROM players")?;
+    let mut stmt = conn.prepare(
+        "SELECT id, token, name FROM players WHERE id IN (SELECT player_id FROM accounts)",
+    )?;
     let rows = stmt.query_map([], |r| {
         Ok(PlayerRow {
             id: r.get(0)?,

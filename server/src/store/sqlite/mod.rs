@@ -41,7 +41,14 @@ pub(super) struct Sqlite {
     /// own, so that a slow or flooded read never holds up a commit of moves.
     /// `None` stops the reader ([`Sqlite::close`]).
     reads: mpsc::UnboundedSender<Option<ReadJob>>,
+    /// How long a caller waits for a write or read to be answered before it
+    /// gets [`StoreError::TimedOut`]: a frozen disk must not hold a player's
+    /// request for ever.
+    answer_within: std::time::Duration,
 }
+
+/// How long the store's callers wait for an answer unless told otherwise.
+pub(super) const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Sqlite {
     /// Opens (creating when needed) `tabula.db` in `dir`, reads what it
@@ -56,6 +63,11 @@ impl Sqlite {
         keep_freed_c_heap();
         let path = dir.join("tabula.db");
         let conn = schema::open(&path)?;
+        let cutoff = crate::wall_clock::now_ms() - load::GUEST_TTL_MS;
+        let forgotten = load::forget_old_guests(&conn, cutoff)?;
+        if forgotten > 0 {
+            tracing::info!(forgotten, "forgot guests gone for 30 days with no game");
+        }
         let loaded = load::load(&conn)?;
         let log = ActionLog::read(&conn)?;
         // The writer never checkpoints; the checkpointer thread does, beside it.
@@ -83,14 +95,37 @@ impl Sqlite {
                     let _ = done.send(Ok(Vec::new()));
                 }
             })?;
-        Ok((Sqlite { writes, reads }, loaded))
+        let answer_within = ANSWER_WITHIN;
+        Ok((
+            Sqlite {
+                writes,
+                reads,
+                answer_within,
+            },
+            loaded,
+        ))
+    }
+
+    /// Sets how long callers wait for an answer (see [`Sqlite::answer_within`]).
+    pub(super) fn set_answer_within(&mut self, limit: std::time::Duration) {
+        self.answer_within = limit;
     }
 
     /// Commits everything queued so far, stops the writer and reader and
-    /// releases the data directory.
+    /// releases the data directory (no time-out: shutting down waits for it).
     pub(super) async fn close(&self) {
         let _ = self.reads.send(None);
-        let _ = self.queue(Write::Close).await;
+        let (done, wait) = tokio::sync::oneshot::channel();
+        if self
+            .writes
+            .send(writer::Request {
+                write: Write::Close,
+                done,
+            })
+            .is_ok()
+        {
+            let _ = wait.await;
+        }
     }
 }
 

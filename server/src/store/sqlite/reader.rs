@@ -15,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::Sqlite;
 use crate::store::StoreError;
 use crate::store::ratings::PROVISIONAL_DEVIATION;
+use crate::store::rows::PlayerRow;
 
 /// One read, run on the reader's connection.
 pub(super) type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
@@ -45,7 +46,9 @@ impl Sqlite {
             let _ = tx.send(f(conn));
         });
         self.reads.send(Some(job)).map_err(|_| StoreError::Closed)?;
-        rx.await
+        tokio::time::timeout(self.answer_within, rx)
+            .await
+            .map_err(|_| StoreError::TimedOut(self.answer_within))?
             .map_err(|_| StoreError::Closed)?
             .map_err(StoreError::Sqlite)
     }
@@ -95,6 +98,28 @@ impl Sqlite {
             Ok(row
                 .flatten()
                 .map(|(summary, record)| GameView { summary, record }))
+        })
+        .await
+    }
+
+    /// The player whose resume token this is, if the store has one.
+    pub(in crate::store) async fn player_by_token(
+        &self,
+        token: String,
+    ) -> Result<Option<PlayerRow>, StoreError> {
+        self.read(move |conn| {
+            conn.query_row(
+                "SELECT id, token, name FROM players WHERE token = ?1",
+                params![token],
+                |r| {
+                    Ok(PlayerRow {
+                        id: r.get(0)?,
+                        token: r.get(1)?,
+                        name: r.get(2)?,
+                    })
+                },
+            )
+            .optional()
         })
         .await
     }

@@ -53,9 +53,13 @@ impl Sqlite {
     ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
         let (done, wait) = oneshot::channel();
         let sent = self.writes.send(Request { write, done });
+        let limit = self.answer_within;
         async move {
             sent.map_err(|_| StoreError::Closed)?;
-            match wait.await {
+            let answer = tokio::time::timeout(limit, wait)
+                .await
+                .map_err(|_| StoreError::TimedOut(limit))?;
+            match answer {
                 Ok(Ok(changes)) => Ok(changes),
                 Ok(Err(message)) => Err(StoreError::Write(message)),
                 Err(_) => Err(StoreError::Closed),

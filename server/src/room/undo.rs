@@ -1,0 +1,120 @@
+//! [`Checkpoint`]: a room's game state as it was before a change, so that a
+//! change the store could not save is undone instead of told.
+
+use std::collections::VecDeque;
+use std::time::Instant;
+
+use tabula_shared::fair_dice::ServerSeed;
+use tabula_shared::game::LiveGame;
+use tabula_shared::protocol::{GameRecord, GameResult, PendingOffer, PlayerInfo};
+use tabula_shared::seat::Seat;
+
+use super::Room;
+use super::clock::Clock;
+use crate::handle::ConnId;
+
+/// Everything a change to a room may alter that the store keeps (and the
+/// members' seats, which a rematch swaps). Taken before the change; put back
+/// when its save fails, so the room is again exactly what the store holds.
+pub(super) struct Checkpoint {
+    /// The record before the change.
+    record: GameRecord,
+    /// The game the record replays to.
+    live: LiveGame,
+    /// Whether the game was over.
+    result: Option<GameResult>,
+    /// The clocks.
+    clock: Option<Clock>,
+    /// The pending offers.
+    offers: Vec<PendingOffer>,
+    /// Which game of the match.
+    game_no: u32,
+    /// When the game began (Unix ms).
+    started_at: i64,
+    /// Who sat where.
+    seats: [Option<PlayerInfo>; 2],
+    /// Since when each seated player was away.
+    away_since: [Option<Instant>; 2],
+    /// Each member's seat (a rematch swaps them).
+    member_seats: Vec<(ConnId, Option<Seat>)>,
+    /// Rolls waiting to be dealt again.
+    redeal: VecDeque<[u8; 2]>,
+    /// The match's secret dice seed.
+    dice_seed: Option<ServerSeed>,
+    /// Which seats gave their dice seed.
+    seeds_given: [bool; 2],
+    /// Until when the opening roll waits for seeds.
+    seed_deadline: Option<Instant>,
+    /// Whether spectators were muted.
+    muted: bool,
+    /// Whether the first game had begun.
+    game_started: bool,
+}
+
+impl Room {
+    /// The room's state now, to put back with [`Room::roll_back`].
+    pub(super) fn checkpoint(&self) -> Checkpoint {
+        Checkpoint {
+            record: self.record.clone(),
+            live: self.live.clone(),
+            result: self.result.clone(),
+            clock: self.clock.clone(),
+            offers: self.offers.clone(),
+            game_no: self.game_no,
+            started_at: self.started_at,
+            seats: self.seats.clone(),
+            away_since: self.away_since,
+            member_seats: self.members.iter().map(|(c, m)| (*c, m.seat)).collect(),
+            redeal: self.redeal.clone(),
+            dice_seed: self.dice_seed.clone(),
+            seeds_given: self.seeds_given,
+            seed_deadline: self.seed_deadline,
+            muted: self.muted,
+            game_started: self.game_started,
+        }
+    }
+
+    /// Puts the room back as it was at `checkpoint` (a change that could
+    /// not be saved). Nothing was told of the change, so nothing is told
+    /// of its undoing.
+    pub(super) fn roll_back(&mut self, checkpoint: Checkpoint) {
+        let Checkpoint {
+            record,
+            live,
+            result,
+            clock,
+            offers,
+            game_no,
+            started_at,
+            seats,
+            away_since,
+            member_seats,
+            redeal,
+            dice_seed,
+            seeds_given,
+            seed_deadline,
+            muted,
+            game_started,
+        } = checkpoint;
+        self.record = record;
+        self.live = live;
+        self.result = result;
+        self.clock = clock;
+        self.offers = offers;
+        self.game_no = game_no;
+        self.started_at = started_at;
+        self.seats = seats;
+        self.away_since = away_since;
+        for (conn, seat) in member_seats {
+            if let Some(member) = self.members.get_mut(&conn) {
+                member.seat = seat;
+            }
+        }
+        self.redeal = redeal;
+        self.dice_seed = dice_seed;
+        self.seeds_given = seeds_given;
+        self.seed_deadline = seed_deadline;
+        self.muted = muted;
+        self.game_started = game_started;
+    }
+}

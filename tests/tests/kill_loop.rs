@@ -1,0 +1,124 @@
+//! A bounded kill -9 loop: two players move as fast as they can while the
+//! server is killed with SIGKILL at an arbitrary moment, eight times. After
+//! each restart the game holds every move that was acknowledged (and at most
+//! the one that was in flight), and every player welcomed before the kill
+//! still has their identity.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tabula_tests::{ChildServer, Client, gomoku_options, point};
+
+/// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
+/// one class of that sum has no five in a row in any direction, so the
+/// game never ends by itself.
+fn points(classes: [u8; 2]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for y in 0..15u8 {
+        for x in 0..15u8 {
+            if classes.contains(&((x + 2 * y) % 5)) {
+                out.push(point(x, y));
+            }
+        }
+    }
+    out
+}
+
+async fn actions(client: &mut Client, room: &str) -> usize {
+    let sync = client
+        .request(json!({"type": "sync", "room_id": room}))
+        .await;
+    sync["snapshot"]["record"]["actions"]
+        .as_array()
+        .map_or(0, Vec::len)
+}
+
+#[tokio::test]
+async fn acknowledged_moves_and_players_survive_a_kill_loop() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let black = points([0, 1]);
+    let white = points([2, 3]);
+    let mut tokens: Vec<(String, String)> = Vec::new();
+    let mut room = String::new();
+    let mut acked = 0usize;
+    let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
+    for round in 0..8 {
+        let server = ChildServer::start(exe, dir.path(), None);
+        // Everyone welcomed before a kill comes back.
+        for (name, token) in &tokens {
+            let mut back = Client::connect(server.addr).await;
+            back.hello(name, Some(token)).await;
+        }
+        let mut ada = Client::connect(server.addr).await;
+        let mut bob = Client::connect(server.addr).await;
+        if round == 0 {
+            ada.hello("Ada", None).await;
+            bob.hello("Bob", None).await;
+            tokens.push(("Ada".into(), ada.token.clone()));
+            tokens.push(("Bob".into(), bob.token.clone()));
+            room = ada
+                .create(gomoku_options(json!({"kind": "human"}), "black"))
+                .await
+                .0;
+            bob.join(&room, "player").await;
+        } else {
+            ada.hello("Ada", Some(&tokens[0].1)).await;
+            bob.hello("Bob", Some(&tokens[1].1)).await;
+            ada.join(&room, "player").await;
+            bob.join(&room, "player").await;
+            let held = actions(&mut ada, &room).await;
+            assert!(
+                held >= acked && held <= acked + 1,
+                "round {round}: {acked} moves acknowledged, {held} recovered"
+            );
+            acked = held;
+        }
+        // A new player each round, welcomed before the kill.
+        let mut newcomer = Client::connect(server.addr).await;
+        let name = format!("Newcomer{round}");
+        newcomer.hello(&name, None).await;
+        tokens.push((name, newcomer.token.clone()));
+
+        let done = Arc::new(AtomicUsize::new(0));
+        let counted = done.clone();
+        let (room_id, black, white) = (room.clone(), black.clone(), white.clone());
+        let start = acked;
+        let play = tokio::spawn(async move {
+            for i in start..start + 20 {
+                let (mover, stones) = if i % 2 == 0 {
+                    (&mut ada, &black)
+                } else {
+                    (&mut bob, &white)
+                };
+                let place = json!({"kind": "place", "point": stones[i / 2]});
+                match mover.try_act(&room_id, place).await {
+                    Some(reply) if reply["type"] == "event" => {
+                        counted.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Some(reply) => panic!("move {i} refused: {reply}"),
+                    None => return,
+                }
+            }
+        });
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        tokio::time::sleep(Duration::from_millis(20 + rng % 120)).await;
+        server.kill();
+        play.await.expect("the player task");
+        acked += done.load(Ordering::SeqCst);
+    }
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", Some(&tokens[0].1)).await;
+    ada.join(&room, "player").await;
+    let held = actions(&mut ada, &room).await;
+    assert!(
+        held >= acked && held <= acked + 1,
+        "{acked} acknowledged, {held} recovered"
+    );
+    assert!(acked > 8, "moves were made: {acked}");
+}
