@@ -12,6 +12,31 @@ impl TabulaApp {
     /// Draws the top bar.
     pub(super) fn status_bar(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
+        if super::layout::is_narrow(ui) {
+            // A phone held upright: the status on its own line, the
+            // buttons wrapped below it.
+            ui.horizontal(|ui| {
+                ui.heading("Tabula");
+                ui.separator();
+                let (text, colour) = self.status_text();
+                dot(ui, colour, 10.0);
+                ui.add(egui::Label::new(&text).truncate())
+                    .on_hover_text(text);
+            });
+            ui.horizontal_wrapped(|ui| out.extend(self.status_buttons(ui)));
+        } else {
+            out.extend(self.status_line(ui));
+        }
+        // Where friends join: a line of its own, wrapped on a narrow window.
+        if let Some(note) = &self.session.host_note {
+            ui.add(egui::Label::new(RichText::new(note).strong()).wrap());
+        }
+        out
+    }
+
+    /// The top bar on one line: the status, and the buttons on the right.
+    fn status_line(&self, ui: &mut Ui) -> Vec<Command> {
+        let mut out = Vec::new();
         ui.horizontal(|ui| {
             ui.heading("Tabula");
             ui.separator();
@@ -27,10 +52,6 @@ impl TabulaApp {
                 });
             });
         });
-        // Where friends join: a line of its own, wrapped on a narrow window.
-        if let Some(note) = &self.session.host_note {
-            ui.add(egui::Label::new(RichText::new(note).strong()).wrap());
-        }
         out
     }
 

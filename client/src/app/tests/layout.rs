@@ -64,6 +64,32 @@ fn the_top_bar_fits_at_800_by_600() {
     }
 }
 
+/// At a phone's width (390 points) the top bar's buttons wrap onto their
+/// own rows inside the window, over nothing.
+#[test]
+fn at_a_phones_width_the_top_bar_overlaps_nothing() {
+    let h = harness([390.0, 844.0]);
+    let status = h.get_by_label_contains("Connected to").rect();
+    let title = h.get_by_label("Tabula").rect();
+    let mut seen: Vec<(&str, egui::Rect)> = Vec::new();
+    for button in ["Lobby", "History", "Leaderboard", "Account…", "Disconnect"] {
+        let rect = h.get_by_label(button).rect();
+        assert!(
+            rect.left() >= 0.0 && rect.right() <= 390.0,
+            "{button} {rect:?} outside the window"
+        );
+        assert!(
+            !rect.intersects(status),
+            "{button} {rect:?} over the status"
+        );
+        assert!(!rect.intersects(title), "{button} {rect:?} over the title");
+        for (other, r) in &seen {
+            assert!(!rect.intersects(*r), "{button} {rect:?} over {other} {r:?}");
+        }
+        seen.push((button, rect));
+    }
+}
+
 /// Issue 26 #6: toasts broke words apart ("Remat/ch: seats/swapp/ed").
 #[test]
 fn a_toast_keeps_its_words_whole() {
