@@ -136,6 +136,11 @@ impl Client {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://{addr}/"))
             .await
             .expect("websocket connects");
+        Client::over(ws)
+    }
+
+    /// A client on an open WebSocket that has not said hello yet.
+    fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,
             player_id: String::new(),
@@ -160,15 +165,7 @@ impl Client {
             tokio_tungstenite::client_async(format!("ws://{addr}/"), MaybeTlsStream::Plain(tcp))
                 .await
                 .expect("websocket connects");
-        Client {
-            ws,
-            player_id: String::new(),
-            token: String::new(),
-            rooms: Vec::new(),
-            seen: Vec::new(),
-            pending: std::collections::VecDeque::new(),
-            next_request: 1,
-        }
+        Client::over(ws)
     }
 
     /// Says hello (optionally resuming with a token) and waits for `welcome`.
