@@ -3,6 +3,8 @@
 //! client that speaks the protocol as JSON, the way a bot would.
 
 pub mod browser;
+pub mod changes;
+pub mod loop_disk;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -346,9 +348,16 @@ impl Client {
     /// Like [`Client::act`], but `None` when the connection ends first (a
     /// server killed mid-request) instead of a panic.
     pub async fn try_act(&mut self, room: &str, action: Value) -> Option<Value> {
+        self.try_request(json!({"type": "act", "room_id": room, "action": action}))
+            .await
+    }
+
+    /// Like [`Client::request`], but `None` when the connection ends before
+    /// the reply (a server killed mid-request) instead of a panic.
+    pub async fn try_request(&mut self, mut msg: Value) -> Option<Value> {
         let id = self.next_request;
         self.next_request += 1;
-        let msg = json!({"type": "act", "room_id": room, "action": action, "request_id": id});
+        msg["request_id"] = json!(id);
         self.ws
             .send(Message::Text(msg.to_string().into()))
             .await
@@ -400,12 +409,19 @@ pub struct ChildServer {
 impl ChildServer {
     /// Starts the binary at `exe` on `127.0.0.1:0` (or `bind`) with `data_dir`.
     pub fn start(exe: &str, data_dir: &Path, bind: Option<SocketAddr>) -> ChildServer {
+        let bind = bind.map(|b| b.to_string());
+        let args: Vec<&str> = match &bind {
+            Some(b) => vec!["--bind", b],
+            None => vec![],
+        };
+        ChildServer::start_with_args(exe, data_dir, &args)
+    }
+
+    /// Starts the binary at `exe` with `data_dir` and more arguments.
+    pub fn start_with_args(exe: &str, data_dir: &Path, args: &[&str]) -> ChildServer {
         use std::io::BufRead;
         let mut cmd = std::process::Command::new(exe);
-        cmd.arg("--data-dir").arg(data_dir);
-        if let Some(bind) = bind {
-            cmd.arg("--bind").arg(bind.to_string());
-        }
+        cmd.arg("--data-dir").arg(data_dir).args(args);
         let mut child = cmd
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())

@@ -177,3 +177,40 @@ async fn the_last_tenth_of_the_rooms_is_kept_for_registered_players() {
     other.create(options.clone()).await;
     server.stop().await;
 }
+
+#[tokio::test]
+async fn waiting_rooms_left_empty_close_after_the_grace_period_and_free_the_address() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let mut config = test_config(tmp.path());
+    config.rooms_per_address = 2;
+    let server = TestServer::start_with(config).await;
+    let options = gomoku_options(json!({"kind": "human"}), "black");
+    let mut watcher = server.client("Watcher").await;
+    watcher.request(json!({"type": "list_rooms"})).await;
+    // Two rooms waiting for an opponent, from one address, then the creators go.
+    let mut rooms = Vec::new();
+    for name in ["P1", "P2"] {
+        let (mut creator, _) = hello_from(&server, "127.0.0.4", hello(name)).await;
+        rooms.push(creator.create(options.clone()).await.0);
+        let (mut more, _) = hello_from(&server, "127.0.0.4", hello("P3")).await;
+        if rooms.len() == 2 {
+            let refused = more
+                .request(json!({"type": "create_room", "options": options}))
+                .await;
+            assert_eq!(refused["code"], "limit_reached", "{refused}");
+        }
+        more.close().await;
+        creator.close().await;
+    }
+    // Nobody is in them: they close once the grace period (2 s here) is over.
+    for room in &rooms {
+        let removed = watcher
+            .expect(|m| m["type"] == "room_removed" && m["room_id"] == json!(room))
+            .await;
+        assert_eq!(removed["room_id"], json!(room));
+    }
+    // And the address may open rooms again.
+    let (mut back, _) = hello_from(&server, "127.0.0.4", hello("P4")).await;
+    back.create(options.clone()).await;
+    server.stop().await;
+}

@@ -2,13 +2,16 @@
 //! server is killed with SIGKILL at an arbitrary moment, eight times. After
 //! each restart the game holds every move that was acknowledged (and at most
 //! the one that was in flight), and every player welcomed before the kill
-//! still has their identity.
+//! still has their identity. A second loop does the same with every kind
+//! of change a room saves (moves, offers and answers, takebacks,
+//! resignations, rematches), through [`ChangeScript`].
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use tabula_tests::changes::{ChangeScript, RoomState, STEPS_PER_GAME};
 use tabula_tests::{ChildServer, Client, gomoku_options, point};
 
 /// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
@@ -103,10 +106,7 @@ async fn acknowledged_moves_and_players_survive_a_kill_loop() {
                 }
             }
         });
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        tokio::time::sleep(Duration::from_millis(20 + rng % 120)).await;
+        tokio::time::sleep(next_delay(&mut rng)).await;
         server.kill();
         play.await.expect("the player task");
         acked += done.load(Ordering::SeqCst);
@@ -121,4 +121,94 @@ async fn acknowledged_moves_and_players_survive_a_kill_loop() {
         "{acked} acknowledged, {held} recovered"
     );
     assert!(acked > 8, "moves were made: {acked}");
+}
+
+/// A step of the xorshift generator the loops use for kill delays.
+fn next_delay(rng: &mut u64) -> Duration {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    Duration::from_millis(20 + *rng % 300)
+}
+
+/// The number of steps the room's state shows (see [`ChangeScript::recovered`]).
+fn steps_recovered(script: &ChangeScript, state: &RoomState, when: &str) -> usize {
+    script.recovered(state).unwrap_or_else(|| {
+        panic!(
+            "{when}: {} steps acknowledged ({:?}), recovered {state:?}",
+            script.done,
+            script.state_after(script.done)
+        )
+    })
+}
+
+#[tokio::test]
+async fn every_kind_of_acknowledged_change_survives_a_kill_loop() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut tokens = [String::new(), String::new()];
+    let mut script: Option<ChangeScript> = None;
+    for round in 0..12 {
+        let server = ChildServer::start(exe, dir.path(), None);
+        let mut ada = Client::connect(server.addr).await;
+        let mut bob = Client::connect(server.addr).await;
+        let mut current = match script.take() {
+            None => {
+                ada.hello("Ada", None).await;
+                bob.hello("Bob", None).await;
+                tokens = [ada.token.clone(), bob.token.clone()];
+                let (room, _) = ada
+                    .create(gomoku_options(json!({"kind": "human"}), "black"))
+                    .await;
+                bob.join(&room, "player").await;
+                ChangeScript::new(&room, "Ada", "Bob")
+            }
+            Some(mut s) => {
+                ada.hello("Ada", Some(&tokens[0])).await;
+                bob.hello("Bob", Some(&tokens[1])).await;
+                ada.join(&s.room, "player").await;
+                bob.join(&s.room, "player").await;
+                let sync = ada
+                    .request(json!({"type": "sync", "room_id": s.room}))
+                    .await;
+                let state = RoomState::of_snapshot(&sync);
+                s.done = steps_recovered(&s, &state, &format!("round {round}"));
+                s
+            }
+        };
+        let play = tokio::spawn(async move {
+            let mut refusal = String::new();
+            for _ in 0..200 {
+                let mover = if current.mover(current.done) == "Ada" {
+                    &mut ada
+                } else {
+                    &mut bob
+                };
+                match current.next(mover, &mut refusal).await {
+                    Some(true) => {}
+                    Some(false) => panic!("step {} refused: {refusal}", current.done),
+                    None => break,
+                }
+            }
+            current
+        });
+        tokio::time::sleep(next_delay(&mut rng)).await;
+        server.kill();
+        script = Some(play.await.expect("the script task"));
+    }
+    let script = script.expect("the script");
+    let server = ChildServer::start(exe, dir.path(), None);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", Some(&tokens[0])).await;
+    ada.join(&script.room, "player").await;
+    let sync = ada
+        .request(json!({"type": "sync", "room_id": script.room}))
+        .await;
+    let done = steps_recovered(&script, &RoomState::of_snapshot(&sync), "at the end");
+    // Every kind of step ran, several times over.
+    assert!(
+        done >= 2 * STEPS_PER_GAME,
+        "only {done} steps were made: the loop is too short to mean much"
+    );
 }

@@ -54,6 +54,9 @@ impl Room {
                 Ok(value)
             }
             Err(e) => {
+                if matches!(e, StoreError::TimedOut(_)) {
+                    self.save_outcome_unknown = true;
+                }
                 let now = Instant::now();
                 match &mut self.backoff {
                     Some(b) => {
@@ -119,6 +122,31 @@ impl Room {
             from: SERVER_NAME.into(),
             spectator: false,
             text: text.into(),
+        });
+    }
+
+    /// After a save timed out (a stalled disk), the change was undone and
+    /// refused, but the write may still land once the disk moves again.
+    /// Queues the room's state as told behind it, written whatever happens
+    /// to the waiting (the store writes in order), so that the store ends
+    /// up holding what the players were told. Not awaited: the disk may
+    /// still be stalled.
+    pub(super) fn supersede_unknown_save(&mut self) {
+        if !std::mem::take(&mut self.save_outcome_unknown) {
+            return;
+        }
+        let Some(state) = self.state_ahead(0) else {
+            return;
+        };
+        let saved = self
+            .shared
+            .store
+            .save_room_superseding(self.id.clone(), state);
+        let room = self.id.clone();
+        tokio::spawn(async move {
+            if let Err(e) = saved.await {
+                tracing::warn!(%room, error = %e, "saving a room again after a time-out");
+            }
         });
     }
 }

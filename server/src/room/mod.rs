@@ -108,6 +108,9 @@ struct Room {
     published: Option<RoomSummary>,
     /// Set while the store cannot save: see [`SaveBackoff`].
     backoff: Option<SaveBackoff>,
+    /// A save timed out since the last command: whether it will still land
+    /// is unknown, so the room's state as told is saved again behind it.
+    save_outcome_unknown: bool,
 }
 
 type Refusal = (ErrorCode, String);
@@ -322,6 +325,7 @@ impl Room {
             shared,
             published: None,
             backoff: None,
+            save_outcome_unknown: false,
         };
         let summary = room.summary();
         room.shared
@@ -345,7 +349,9 @@ impl Room {
             let command = tokio::select! {
                 command = self.rx.recv() => command,
                 _ = sleep_until_opt(deadline) => {
-                    if self.on_deadline().await {
+                    let closing = self.on_deadline().await;
+                    self.supersede_unknown_save();
+                    if closing {
                         break;
                     }
                     continue;
@@ -367,6 +373,7 @@ impl Room {
                     return;
                 }
             }
+            self.supersede_unknown_save();
             if self.should_close() {
                 break;
             }

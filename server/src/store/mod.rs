@@ -104,6 +104,18 @@ impl Store {
         self.write(Write::Room { id, state })
     }
 
+    /// Saves a room's whole state even if nobody waits for the answer: after
+    /// a save of the room timed out (its outcome unknown), this one, queued
+    /// behind it, makes the store hold what the players were told.
+    pub fn save_room_superseding(
+        &self,
+        id: String,
+        state: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let done = self.db.queue_unconditionally(Write::Room { id, state });
+        async move { done.await.map(|_| ()) }
+    }
+
     /// Saves one action of a running room (cheaper than [`Store::save_room`]).
     pub fn append_action(
         &self,

@@ -25,6 +25,9 @@ struct Args {
     /// Address to bind.
     #[arg(long, default_value = "127.0.0.1:0")]
     bind: String,
+    /// Milliseconds a request waits for the store before it is refused.
+    #[arg(long, default_value_t = 10_000)]
+    store_timeout_ms: u64,
 }
 
 #[tokio::main]
@@ -46,6 +49,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         dice_seed_wait: Duration::from_millis(args.dice_seed_wait_ms),
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
+        store_timeout: Duration::from_millis(args.store_timeout_ms),
         ..tabula_server::Config::default()
     };
     // Stops gracefully when stdin closes; SIGKILL stops it hard.

@@ -121,6 +121,7 @@ impl Sqlite {
             .send(writer::Request {
                 write: Write::Close,
                 done,
+                abandonable: false,
             })
             .is_ok()
         {

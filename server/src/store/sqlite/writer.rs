@@ -22,6 +22,10 @@ pub(super) struct Request {
     /// Told once the write is committed (or failed): how ratings moved, or
     /// why it failed.
     pub(super) done: oneshot::Sender<Result<Vec<RatingChange>, String>>,
+    /// Whether the write is dropped, unwritten, when its caller stopped
+    /// waiting before the writer reached it (the caller was told it failed
+    /// and undid the change, so writing it would save what nobody was told).
+    pub(super) abandonable: bool,
 }
 
 /// The most requests one transaction carries.
@@ -47,12 +51,37 @@ impl Sqlite {
     /// are committed in the order they are queued, so anything queued later
     /// is durable only once this is: a player's save, queued before the
     /// welcome goes out, is never behind the room that player creates next.
+    ///
+    /// A caller that stops waiting (the store did not answer in time) has
+    /// its write dropped if the writer has not begun it yet.
     pub(in crate::store) fn queue(
         &self,
         write: Write,
     ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        self.queue_with(write, true)
+    }
+
+    /// Queues `write` like [`Sqlite::queue`], but it is written even when
+    /// nobody waits for it any more: for a write that supersedes one whose
+    /// outcome is unknown.
+    pub(in crate::store) fn queue_unconditionally(
+        &self,
+        write: Write,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        self.queue_with(write, false)
+    }
+
+    fn queue_with(
+        &self,
+        write: Write,
+        abandonable: bool,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
         let (done, wait) = oneshot::channel();
-        let sent = self.writes.send(Request { write, done });
+        let sent = self.writes.send(Request {
+            write,
+            done,
+            abandonable,
+        });
         let limit = self.answer_within;
         async move {
             sent.map_err(|_| StoreError::Closed)?;
@@ -79,6 +108,7 @@ pub(super) fn writer(
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
         while batch.len() < MAX_BATCH && !closes(batch) {
             match rx.try_recv() {
+                Ok(request) if abandoned(&request) => {}
                 Ok(request) => batch.push(request),
                 Err(_) => break,
             }
@@ -87,8 +117,14 @@ pub(super) fn writer(
     let mut last_commit = std::time::Instant::now();
     let mut last_batch = 0;
     while let Some(first) = rx.blocking_recv() {
-        let mut batch = vec![first];
+        let mut batch = Vec::new();
+        if !abandoned(&first) {
+            batch.push(first);
+        }
         drain(&mut rx, &mut batch);
+        if batch.is_empty() {
+            continue;
+        }
         // Busy (the last commit was moments ago and carried several
         // requests): wait a little for more, so that one commit carries many
         // moves. Otherwise commit at once.
@@ -176,6 +212,18 @@ pub(super) fn writer(
         }
     }
     None
+}
+
+/// Whether `request`'s caller stopped waiting for it (a time-out) and the
+/// write may be dropped. The writer checks before it begins a batch: a
+/// stalled disk then costs the callers their time-outs, not a late write
+/// of changes they were told failed.
+fn abandoned(request: &Request) -> bool {
+    if request.abandonable && request.done.is_closed() {
+        tracing::debug!("a write whose caller stopped waiting is dropped");
+        return true;
+    }
+    false
 }
 
 /// Ends a failed transaction and forgets what the log noted during it
