@@ -183,7 +183,8 @@ async fn rated_games_update_ratings_and_the_leaderboards() {
     let mut bob = registered(&server, "Bob").await;
     let mut carl = server.client("Carl").await;
 
-    // Guests cannot create rated rooms; nobody can rate a game against the AI.
+    // Guests cannot create rated rooms; a rated game against the AI has no
+    // takebacks (the AI would grant every one).
     let refused = carl
         .request(json!({"type": "create_room", "options": rated_gomoku()}))
         .await;
@@ -349,4 +350,46 @@ async fn history_is_paged_newest_first_and_survives_a_restart() {
         .expect("one account");
     assert!(hash.starts_with("$argon2id$"), "{hash}");
     assert!(!hash.contains(PASSWORD));
+}
+
+#[tokio::test]
+async fn a_rated_game_against_the_ai_moves_the_players_rating_against_the_ais_fixed_one() {
+    let server = TestServer::start().await;
+    let mut ada = registered(&server, "Ada").await;
+    let mut options = rated_gomoku();
+    options["opponent"] = json!({"kind": "ai", "level": "expert"});
+    options["takebacks"] = json!(false);
+    let (room, _) = ada.create(options).await;
+    assert_eq!(
+        ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+            .await["type"],
+        "event"
+    );
+    ada.action().await;
+    let takeback = ada
+        .request(json!({"type": "request_takeback", "room_id": room}))
+        .await;
+    assert_eq!(takeback["code"], "forbidden", "{takeback}");
+    let resigned = ada
+        .request(json!({"type": "resign", "room_id": room}))
+        .await;
+    assert_eq!(resigned["type"], "ok", "{resigned}");
+    let over = ada.event("game_over").await;
+    let ratings = over["event"]["ratings"].as_array().expect("ratings");
+    assert_eq!(ratings.len(), 1, "only the human is rated: {over}");
+    assert_eq!(ratings[0]["player_id"], json!(ada.player_id));
+    assert_eq!(ratings[0]["seat"], "first");
+    assert_eq!(ratings[0]["before"], 1500);
+    let lost = 1500 - ratings[0]["after"].as_i64().expect("after");
+    // Losing to an opponent rated 1900 costs little; to 1100 it would cost a lot.
+    assert!(lost > 0 && lost < 150, "lost {lost}: {over}");
+
+    let board = ada
+        .request(json!({"type": "get_leaderboard", "game": "gomoku"}))
+        .await;
+    let entries = board["entries"].as_array().expect("entries");
+    assert_eq!(entries.len(), 1, "the AI is not on the board: {board}");
+    assert_eq!(entries[0]["name"], "Ada");
+    assert_eq!(entries[0]["rating"], ratings[0]["after"]);
+    server.stop().await;
 }

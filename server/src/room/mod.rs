@@ -201,10 +201,10 @@ pub fn create(
             "time control: 1 s to 24 h, increment up to 1 h",
         ));
     }
-    if options.rated && options.opponent != Opponent::Human {
+    if options.rated && options.opponent != Opponent::Human && options.takebacks {
         return Err(refuse(
             ErrorCode::BadRequest,
-            "only games between two people can be rated",
+            "a rated game against the AI has no takebacks (the AI grants them at once)",
         ));
     }
     if options.rated && !creator.registered {

@@ -362,7 +362,12 @@ impl Room {
             result: serde_json::to_string(&result).unwrap_or_default(),
             started_at: self.started_at,
             ended_at: now_ms(),
-            rated: self.options.rated && humans.iter().all(Option::is_some),
+            rated: self.options.rated,
+            fixed: [Seat::First, Seat::Second].map(|seat| {
+                let kind = self.options.game.kind();
+                self.ai_seat(seat)
+                    .map(|level| f64::from(tabula_ai::published_rating(kind, level)))
+            }),
             humans,
             winner: result.winner,
             room_state,

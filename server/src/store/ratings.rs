@@ -21,6 +21,20 @@ pub(super) fn rate(before: [Glicko2Rating; 2], winner: Option<Seat>) -> [Glicko2
     [a, b]
 }
 
+/// How sure a fixed rating (an AI level's) is taken to be: a small
+/// deviation, so a result against it counts like one against a well-known
+/// player.
+const FIXED_DEVIATION: f64 = 60.0;
+
+/// An AI level's fixed rating as a Glicko-2 rating.
+pub(super) fn fixed(rating: f64) -> Glicko2Rating {
+    Glicko2Rating {
+        rating,
+        deviation: FIXED_DEVIATION,
+        ..Glicko2Rating::default()
+    }
+}
+
 /// How one seat's rating moved, as the players are told.
 pub(super) fn change(
     seat: Seat,

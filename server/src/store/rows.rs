@@ -65,8 +65,11 @@ pub struct FinishedGame {
     pub ended_at: i64,
     /// The human players' ids by seat (`None` for an AI or empty seat).
     pub humans: [Option<String>; 2],
-    /// Update both players' ratings with this result.
+    /// Update the players' ratings with this result.
     pub rated: bool,
+    /// An AI seat's fixed rating (rated games against the AI): the human's
+    /// rating moves against it; the AI's never does.
+    pub fixed: [Option<f64>; 2],
     /// The winner, for the rating update (`None` = draw).
     pub winner: Option<Seat>,
     /// The room's own state at the game's end, saved in the same

@@ -77,10 +77,7 @@ pub(super) fn apply(
                 )?
                 .execute(params![g.id, id, g.ended_at])?;
             }
-            let changes = match &g.humans {
-                [Some(first), Some(second)] if g.rated => rate(conn, g, first, second)?,
-                _ => Vec::new(),
-            };
+            let changes = if g.rated { rate(conn, g)? } else { Vec::new() };
             if let Some(state) = &g.room_state {
                 save_room(conn, log, &g.room_id, state)?;
             }
@@ -104,14 +101,11 @@ pub(super) fn apply(
     Ok(Vec::new())
 }
 
-/// Updates both players' Glicko-2 ratings for one rated result
-/// ([`ratings::rate`]) and records how they moved in the rating history.
-fn rate(
-    conn: &Connection,
-    game: &FinishedGame,
-    first: &str,
-    second: &str,
-) -> rusqlite::Result<Vec<RatingChange>> {
+/// Updates the players' Glicko-2 ratings for one rated result
+/// ([`ratings::rate`]) and records how they moved in the rating history. An
+/// AI seat counts at its fixed rating ([`FinishedGame::fixed`]) and is not
+/// stored; a seat with neither a player nor a fixed rating rates nobody.
+fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingChange>> {
     let load = |player: &str| -> rusqlite::Result<Glicko2Rating> {
         Ok(conn
             .prepare_cached(
@@ -127,13 +121,21 @@ fn rate(
             .optional()?
             .unwrap_or_default())
     };
-    let before = [load(first)?, load(second)?];
+    let mut before = [Glicko2Rating::default(); 2];
+    for i in 0..2 {
+        before[i] = match (&game.humans[i], game.fixed[i]) {
+            (Some(player), _) => load(player)?,
+            (None, Some(rating)) => ratings::fixed(rating),
+            (None, None) => return Ok(Vec::new()),
+        };
+    }
     let [a, b] = ratings::rate(before, game.winner);
     let mut changes = Vec::new();
     for (seat, player, old, new) in [
-        (Seat::First, first, before[0], a),
-        (Seat::Second, second, before[1], b),
+        (Seat::First, &game.humans[0], before[0], a),
+        (Seat::Second, &game.humans[1], before[1], b),
     ] {
+        let Some(player) = player else { continue };
         conn.prepare_cached(
             "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
              VALUES (?1, ?2, ?3, ?4, ?5, 1)
@@ -187,6 +189,7 @@ mod tests {
             ended_at: 2,
             humans: [None, None],
             rated: false,
+            fixed: [None, None],
             winner: None,
             room_state: Some("a, over".into()),
         };
