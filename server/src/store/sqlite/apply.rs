@@ -122,10 +122,10 @@ fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingCh
             .unwrap_or_default())
     };
     let mut before = [Glicko2Rating::default(); 2];
-    for i in 0..2 {
-        before[i] = match (&game.humans[i], game.fixed[i]) {
+    for (rating, (human, fixed)) in before.iter_mut().zip(game.humans.iter().zip(game.fixed)) {
+        *rating = match (human, fixed) {
             (Some(player), _) => load(player)?,
-            (None, Some(rating)) => ratings::fixed(rating),
+            (None, Some(fixed)) => ratings::fixed(fixed),
             (None, None) => return Ok(Vec::new()),
         };
     }
