@@ -169,7 +169,7 @@ impl Room {
         self.seq = seq;
         let mut updates = Vec::new();
         match event {
-            RoomEvent::Action { action, clock } => {
+            RoomEvent::Action { action, clock, .. } => {
                 if let Some(c) = clock {
                     self.clock = Some((c, Instant::now()));
                 }
@@ -191,7 +191,7 @@ impl Room {
                     s.connected = false;
                 }
             }
-            RoomEvent::GameStarted { record, clock } => {
+            RoomEvent::GameStarted { record, clock, .. } => {
                 self.set_record(record);
                 self.clock = clock.map(|c| (c, Instant::now()));
                 self.result = None;
@@ -234,7 +234,7 @@ impl Room {
                     updates.push(RoomUpdate::Notice(offer_declined_text(&offer)));
                 }
             }
-            RoomEvent::TookBack { count } => {
+            RoomEvent::TookBack { count, .. } => {
                 self.offers.retain(|o| o.kind != OfferKind::Takeback);
                 if let Some(mut record) = self.record.take() {
                     truncate(&mut record, count as usize);
@@ -290,6 +290,17 @@ impl Room {
                 }
             }
             RoomEvent::SpectatorsMuted { muted } => self.spectators_muted = muted,
+            RoomEvent::Passed { seat, dice, .. } => {
+                updates.push(RoomUpdate::Notice(
+                    t!(
+                        "notice.passed",
+                        name = self.player_name(seat),
+                        high = dice[0].max(dice[1]),
+                        low = dice[0].min(dice[1])
+                    )
+                    .into(),
+                ));
+            }
             RoomEvent::DiceSeed { seat, seed } => {
                 if let Some(Some(proof)) = self.record.as_mut().and_then(GameRecord::dice_mut) {
                     proof.player_seeds[side_of(seat).index()] = seed;
@@ -552,7 +563,7 @@ mod tests {
     use super::*;
     use tabula_shared::gomoku::{GomokuAction, GomokuConfig, Point};
     use tabula_shared::protocol::{
-        ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo,
+        ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo, Turn,
     };
 
     #[test]
@@ -622,6 +633,8 @@ mod tests {
             spectators_muted: false,
             chat: vec![],
             code: None,
+            turn: Turn::nothing(),
+            your_seat: None,
         }
     }
 
@@ -632,6 +645,7 @@ mod tests {
                 point: Point::new(x, y),
             }),
             clock: None,
+            turn: None,
         }
     }
 
@@ -652,7 +666,13 @@ mod tests {
         // A repeated event is ignored.
         room.apply_event(5, place(Seat::Second, 8, 8));
         assert_eq!(stones(&room), 2);
-        room.apply_event(6, RoomEvent::TookBack { count: 2 });
+        room.apply_event(
+            6,
+            RoomEvent::TookBack {
+                count: 2,
+                turn: None,
+            },
+        );
         assert_eq!(stones(&room), 0);
         assert!(!room.needs_sync);
     }

@@ -71,6 +71,12 @@ impl RateLimit {
             false
         }
     }
+
+    /// How long until the bucket holds a whole token again.
+    fn until_next(&self) -> Duration {
+        let missing = (1.0 - self.tokens).max(0.0);
+        Duration::from_secs_f64(missing / self.rate.max(f64::MIN_POSITIVE))
+    }
 }
 
 /// The WebSocket settings: small read buffer, 64 KiB frame and message cap.
@@ -282,9 +288,10 @@ impl Handler {
         if self.limit.strikes > self.shared.config.rate_strikes {
             return Some(Next::Close(CloseCode::Policy, "too many requests".into()));
         }
+        let retry_after = self.limit.until_next();
         self.reply(
             request_id(),
-            ServerMessage::error(ErrorCode::RateLimited, "too many requests; slow down"),
+            ServerMessage::rate_limited("too many requests; slow down", retry_after),
         );
         Some(Next::Continue)
     }

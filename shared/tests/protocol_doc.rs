@@ -188,7 +188,9 @@ fn moves_decode_exactly_as_the_general_frame_does() {
 fn an_action_event_put_together_is_the_event_as_encoded() {
     use tabula_shared::backgammon::Side;
     use tabula_shared::gomoku::{GomokuAction, Point};
-    use tabula_shared::protocol::{ActionRecord, BgAction, ClockState, RoomEvent, ServerMessage};
+    use tabula_shared::protocol::{
+        ActionRecord, BgAction, ClockState, Expect, RoomEvent, ServerMessage, Turn,
+    };
     use tabula_shared::seat::Seat;
 
     let actions = [
@@ -212,6 +214,17 @@ fn an_action_event_put_together_is_the_event_as_encoded() {
             running: Some(Seat::First),
         }),
     ];
+    let turn = Turn {
+        seat: Some(Seat::First),
+        dice: Some([6, 1]),
+        position_id: Some("4HPwATDgc/ABMA".into()),
+        match_id: Some("cAkAAAAAAAAA".into()),
+        ..Turn::nothing()
+    };
+    let turn = Turn {
+        expect: Expect::Play,
+        ..turn
+    };
     for room_id in ["r-1f3a", "a \"quoted\"\nroom"] {
         for action in &actions {
             for clock in clocks {
@@ -221,16 +234,19 @@ fn an_action_event_put_together_is_the_event_as_encoded() {
                     event: RoomEvent::Action {
                         action: action.clone(),
                         clock,
+                        turn: Some(Box::new(turn.clone())),
                     },
                 });
                 let action_json = serde_json::to_string(action).expect("action");
                 let clock_json = clock.map(|c| serde_json::to_string(&c).expect("clock"));
+                let turn_json = serde_json::to_string(&turn).expect("turn");
                 assert_eq!(
                     ServerFrame::action_event(
                         room_id,
                         4_294_967_301,
                         &action_json,
-                        clock_json.as_deref()
+                        clock_json.as_deref(),
+                        &turn_json,
                     ),
                     frame.encode()
                 );

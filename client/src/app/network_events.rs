@@ -92,9 +92,10 @@ impl TabulaApp {
                 seq,
                 event,
             } => self.room.event(&room_id, seq, event, &mut self.toasts),
-            ServerMessage::Error { code, message } => self.error(request_id, code, message),
+            ServerMessage::Error { code, message, .. } => self.error(request_id, code, message),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
-            ServerMessage::Ok | ServerMessage::Pong => {}
+            // The client works out legal plays itself (it never asks).
+            ServerMessage::Ok | ServerMessage::Pong | ServerMessage::LegalPlays { .. } => {}
             ServerMessage::DiceStats { report } => self.dice.report = Some(*report),
             ServerMessage::Registered { name } => {
                 self.session.registered = true;

@@ -9,7 +9,7 @@ use tabula_shared::protocol::{
     BgAction, ClientMessage, ColourChoice, DiceProof, DiceStats, DiceStatsReport, EndReason,
     ErrorCode, GameKind, GameOptions, GameRecord, GameResult, LeaderboardPeriod, OfferKind,
     Opponent, PROTOCOL_VERSION, PlayerAction, PlayerInfo, Role, RoomEvent, RoomOptions,
-    RoomSnapshot, RoomStatus, RoomSummary, SeatInfo, ServerFrame, ServerMessage,
+    RoomSnapshot, RoomStatus, RoomSummary, SeatInfo, ServerFrame, ServerMessage, Turn,
 };
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
@@ -323,6 +323,7 @@ fn a_game_that_cannot_be_fetched_says_so() {
         ServerMessage::Error {
             code: ErrorCode::NotFound,
             message: "no such game".into(),
+            retry_after_ms: None,
         },
     );
     assert_eq!(app.toasts(), vec!["Could not open the game: no such game"]);
@@ -355,6 +356,7 @@ fn register_checks_the_passwords_then_waits_for_the_answer() {
         ServerMessage::Error {
             code: ErrorCode::NameTaken,
             message: "taken".into(),
+            retry_after_ms: None,
         },
     );
     assert!(matches!(app.account_note(), Some(AccountNote::Failed(_))));
@@ -433,6 +435,7 @@ fn a_refused_join_goes_back_to_the_lobby() {
         ServerMessage::Error {
             code: ErrorCode::RoomFull,
             message: "the room is full".into(),
+            retry_after_ms: None,
         },
     );
     assert!(app.room().is_none());
@@ -517,6 +520,8 @@ fn bg_snapshot(actions: Vec<BgAction>, dice: Option<DiceProof>) -> RoomSnapshot 
         spectators_muted: false,
         chat: vec![],
         code: None,
+        turn: Turn::nothing(),
+        your_seat: None,
     }
 }
 
@@ -601,6 +606,7 @@ fn a_new_match_gets_a_new_seed() {
     let event = RoomEvent::GameStarted {
         record,
         clock: None,
+        turn: None,
     };
     let (room_id, seq) = ("r1".into(), 2);
     receive(
@@ -661,6 +667,7 @@ fn a_refused_dice_seed_is_not_a_toast() {
         ServerMessage::Error {
             code: ErrorCode::IllegalMove,
             message: "too late".into(),
+            retry_after_ms: None,
         },
     );
     assert!(app.toasts().is_empty());

@@ -50,7 +50,7 @@ pub(crate) fn on_frame(
             target.account_password = None;
             Step::Welcomed
         }
-        ServerMessage::Error { code, message } if !welcomed => {
+        ServerMessage::Error { code, message, .. } if !welcomed => {
             if *code == ErrorCode::AuthFailed
                 && token.is_some()
                 && target.password.as_deref().unwrap_or("").is_empty()
@@ -107,6 +107,7 @@ mod tests {
         let forgotten = frame(ServerMessage::Error {
             code: ErrorCode::AuthFailed,
             message: "unknown token".into(),
+            retry_after_ms: None,
         });
         assert_eq!(
             on_frame(&forgotten, &mut t, &mut token, false),
@@ -116,6 +117,7 @@ mod tests {
         let wrong = frame(ServerMessage::Error {
             code: ErrorCode::SignInFailed,
             message: "no".into(),
+            retry_after_ms: None,
         });
         assert!(matches!(
             on_frame(&wrong, &mut t, &mut token, false),

@@ -37,9 +37,9 @@ impl Room {
         }
     }
 
-    /// The whole room for a member that joins or resyncs; players also get
-    /// the private code.
-    pub(super) fn snapshot(&self, for_player: bool) -> RoomSnapshot {
+    /// The whole room for a member that joins or resyncs, sitting in
+    /// `seat` (`None`: a spectator); players also get the private code.
+    pub(super) fn snapshot(&self, seat: Option<Seat>) -> RoomSnapshot {
         RoomSnapshot {
             summary: self.summary(),
             seq: self.seq,
@@ -49,7 +49,9 @@ impl Room {
             offers: self.offers.clone(),
             spectators_muted: self.muted,
             chat: self.chat.iter().cloned().collect(),
-            code: if for_player { self.code.clone() } else { None },
+            code: seat.and(self.code.clone()),
+            turn: self.turn(),
+            your_seat: seat,
         }
     }
 

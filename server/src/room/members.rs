@@ -188,7 +188,7 @@ impl Room {
                 }
             }
             None => {
-                let snapshot = self.snapshot(seat.is_some());
+                let snapshot = self.snapshot(seat);
                 self.send_to(
                     &caller.tx,
                     None,

@@ -39,7 +39,7 @@ use tabula_shared::fair_dice::ServerSeed;
 use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{
     ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, Opponent, PendingOffer,
-    PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage,
+    PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage, Turn,
 };
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::seat_of;
@@ -395,6 +395,14 @@ impl Room {
     /// The game runs once both seats have been taken by someone present at least once.
     fn started(&self) -> bool {
         self.game_started
+    }
+
+    /// Who acts next and what is expected, as snapshots and events tell it.
+    fn turn(&self) -> Turn {
+        if self.result.is_some() || !self.started() {
+            return Turn::nothing();
+        }
+        Turn::of(&self.live)
     }
 
     /// Who must act now, if anyone.

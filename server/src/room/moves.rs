@@ -7,8 +7,8 @@ use tabula_shared::game::LiveGame;
 use tabula_shared::game::ReplayError;
 use tabula_shared::gomoku::{GomokuAction, Outcome};
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, EndReason, ErrorCode, GameOptions, GameRecord, GameResult, OfferKind,
-    PlayerAction, RoomEvent, ServerFrame,
+    ActionRecord, BgAction, EndReason, ErrorCode, Expect, GameOptions, GameRecord, GameResult,
+    OfferKind, PlayerAction, RoomEvent, ServerFrame, Turn,
 };
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::seat_of;
@@ -147,15 +147,24 @@ impl Room {
         // Saved (as one small row) before it is broadcast. The event is put
         // together from the same JSON, not serialised a second time.
         let seq = self.seq + 1 + u64::from(preface.is_some());
+        let turn = self.turn();
+        let passed = self.passed(&entry, &turn);
         let action = serde_json::to_string(&entry).unwrap_or_default();
         let clock_json = serde_json::to_string(&clock).unwrap_or_default();
-        let event =
-            ServerFrame::action_event(&self.id, seq, &action, clock.map(|_| clock_json.as_str()));
+        let turn_json = serde_json::to_string(&turn).unwrap_or_default();
+        let event = ServerFrame::action_event(
+            &self.id,
+            seq,
+            &action,
+            clock.map(|_| clock_json.as_str()),
+            &turn_json,
+        );
         let appended = AppendedAction {
             room_id: self.id.clone(),
             index: (self.record.len() - 1) as u64,
             action,
-            seq,
+            // Numbered as the last event it causes (a pass follows its roll).
+            seq: seq + u64::from(passed.is_some()),
             clock: clock_json,
         };
         let saved = self.shared.store.append_action(appended).await;
@@ -169,10 +178,27 @@ impl Room {
             self.emit(preface);
         }
         self.send_numbered(event.into(), reply);
+        if let Some(passed) = passed {
+            self.emit(passed);
+        }
         // Whatever the AI was thinking about is out of date now (a human's
         // resignation may even have started the match's next game).
         self.forget_ai_thought();
         Ok(())
+    }
+
+    /// The `passed` event owed after `entry` when it was a Backgammon roll
+    /// with no legal play (the turn, `turn`, went to the other seat).
+    fn passed(&self, entry: &ActionRecord, turn: &Turn) -> Option<RoomEvent> {
+        let ActionRecord::Backgammon(BgAction::Roll { side, dice }) = entry else {
+            return None;
+        };
+        let seat = seat_of(*side);
+        (turn.seat != Some(seat) || turn.expect != Expect::Play).then(|| RoomEvent::Passed {
+            seat,
+            dice: *dice,
+            turn: Box::new(turn.clone()),
+        })
     }
 
     /// Takes back the last entry of the record, which [`Room::commit`]
@@ -210,10 +236,18 @@ impl Room {
             self.start_seed_wait();
             let record = self.record.clone();
             let clock = self.clock.as_ref().map(Clock::view);
+            let turn = Some(Box::new(self.turn()));
             // The full state is saved now; moves are appended to it. When
             // that fails, the game starts at the room's next retry.
             let _ = self
-                .save_or_undo(before, vec![RoomEvent::GameStarted { record, clock }])
+                .save_or_undo(
+                    before,
+                    vec![RoomEvent::GameStarted {
+                        record,
+                        clock,
+                        turn,
+                    }],
+                )
                 .await;
         }
         if self.game_started {

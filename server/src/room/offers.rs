@@ -222,9 +222,10 @@ impl Room {
         self.live = live;
         self.offers.clear();
         let count = (before - cut) as u32;
+        let turn = Some(Box::new(self.turn()));
         let events = preface
             .into_iter()
-            .chain([RoomEvent::TookBack { count }])
+            .chain([RoomEvent::TookBack { count, turn }])
             .collect();
         self.save_or_undo(checkpoint, events).await?;
         self.forget_ai_thought();
@@ -346,13 +347,13 @@ impl Room {
         }
         self.save_or_undo(before, vec![RoomEvent::RematchStarted])
             .await?;
-        let members: Vec<(Outlet, bool)> = self
+        let members: Vec<(Outlet, Option<Seat>)> = self
             .members
             .values()
-            .map(|m| (m.tx.clone(), m.seat.is_some()))
+            .map(|m| (m.tx.clone(), m.seat))
             .collect();
-        for (tx, player) in members {
-            let snapshot = self.snapshot(player);
+        for (tx, seat) in members {
+            let snapshot = self.snapshot(seat);
             self.send_to(
                 &tx,
                 None,

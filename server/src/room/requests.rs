@@ -1,6 +1,7 @@
 //! A client's request to a room, sent on to what handles it.
 
-use tabula_shared::protocol::{ClientMessage, ErrorCode, Role, RoomEvent, ServerMessage};
+use tabula_shared::game::LiveGame;
+use tabula_shared::protocol::{ClientMessage, ErrorCode, Expect, Role, RoomEvent, ServerMessage};
 use tabula_shared::seat::Seat;
 
 use super::broadcast::Reply;
@@ -23,8 +24,18 @@ impl Room {
             _ if member_seat.is_none() => {
                 self.refuse_caller(&caller, refuse(ErrorCode::NotInRoom, "join the room first"))
             }
+            ClientMessage::LegalPlays { .. } => match self.legal_plays() {
+                Ok(plays) => self.answer(
+                    &caller,
+                    ServerMessage::LegalPlays {
+                        room_id: self.id.clone(),
+                        plays,
+                    },
+                ),
+                Err(refusal) => self.refuse_caller(&caller, refusal),
+            },
             ClientMessage::Sync { .. } => {
-                let snapshot = self.snapshot(member_seat.flatten().is_some());
+                let snapshot = self.snapshot(member_seat.flatten());
                 self.answer(
                     &caller,
                     ServerMessage::Snapshot {
@@ -58,6 +69,28 @@ impl Room {
                     Err(refusal) => self.refuse_caller(&caller, refusal),
                 }
             }
+        }
+    }
+
+    /// The legal plays of the roll waiting to be played, in canonical
+    /// notation.
+    fn legal_plays(&self) -> Result<Vec<String>, Refusal> {
+        match &self.live {
+            LiveGame::Backgammon(game) if self.turn().expect == Expect::Play => {
+                let mut plays: Vec<String> =
+                    game.legal_plays().iter().map(ToString::to_string).collect();
+                plays.sort();
+                plays.dedup();
+                Ok(plays)
+            }
+            LiveGame::Backgammon(_) => Err(refuse(
+                ErrorCode::IllegalMove,
+                "no roll is waiting to be played",
+            )),
+            LiveGame::Gomoku(_) => Err(refuse(
+                ErrorCode::BadRequest,
+                "legal_plays is for Backgammon: in Gomoku every empty point is legal (renju marks aside)",
+            )),
         }
     }
 

@@ -19,9 +19,10 @@ use crate::store::AppendedAction;
 use tabula_shared::fair_dice::ServerSeed;
 
 /// How far a restored room's event numbers jump past the saved one: more than
-/// the unsaved events (rate-limited chat and presence) a room could number
-/// between two saves.
-const RESTORED_SEQ_GAP: u64 = 1 << 32;
+/// the unsaved events (presence and spectator counts, rate-limited) a room
+/// could number between two saves, and small enough that numbers stay far
+/// below 2^53 (what a JSON number holds exactly) over millions of restarts.
+const RESTORED_SEQ_GAP: u64 = 1 << 20;
 
 /// What the store keeps of a room, enough to bring it back after a restart.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -109,6 +109,13 @@ pub enum ClientMessage {
         /// The room.
         room_id: RoomId,
     },
+    /// Backgammon: ask for every legal play of the roll to be played now,
+    /// in canonical notation (the reply is `legal_plays`); any member of
+    /// the room may ask.
+    LegalPlays {
+        /// The room.
+        room_id: RoomId,
+    },
     /// Play a game action: a Gomoku stone or swap2 choice, or a Backgammon roll,
     /// play or cube action.
     Act {
@@ -205,6 +212,7 @@ impl ClientMessage {
         "join_by_code",
         "leave_room",
         "sync",
+        "legal_plays",
         "act",
         "resign",
         "offer_draw",
@@ -226,6 +234,7 @@ impl ClientMessage {
             JoinRoom { room_id, .. }
             | LeaveRoom { room_id }
             | Sync { room_id }
+            | LegalPlays { room_id }
             | Act { room_id, .. }
             | Resign { room_id, .. }
             | OfferDraw { room_id }

@@ -24,6 +24,7 @@ mod client;
 mod options;
 mod room;
 mod server;
+mod turn;
 
 pub use accounts::{
     AiRating, FinishedGame, GameSummary, LeaderboardEntry, LeaderboardPeriod, RatingChange,
@@ -35,6 +36,7 @@ pub use room::{
     RoomStatus, RoomSummary, SeatInfo,
 };
 pub use server::{DiceStatsReport, ErrorCode, ServerFrame, ServerMessage};
+pub use turn::{Expect, Turn};
 
 /// The dice types that messages carry.
 pub use crate::fair_dice::{DiceProof, DiceStats};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ActionRecord, AiLevel, GameRecord, GameResult, PlayerId, RatingChange, RoomId, RoomOptions,
+    Turn,
 };
 use crate::backgammon::ResignKind;
 use crate::fair_dice::DiceProof;
@@ -161,6 +162,13 @@ pub struct RoomSnapshot {
     /// The private room's join code; sent only to the room's players.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// Who acts next, and what is expected of them.
+    #[serde(default = "Turn::nothing")]
+    pub turn: Turn,
+    /// The seat of the player this snapshot was sent to, when they have one
+    /// (after a rematch the seats are swapped: this says which is yours).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub your_seat: Option<Seat>,
 }
 
 /// Something that happened in a room.
@@ -174,6 +182,20 @@ pub enum RoomEvent {
         /// The clock after the action, when the room has one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<ClockState>,
+        /// Who acts next, and what is expected of them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<Box<Turn>>,
+    },
+    /// Backgammon: the roll just made (the `roll` action before this event)
+    /// has no legal play, so the turn passed to the other seat, which is now
+    /// to roll. Sent for a human's roll and for the AI's alike.
+    Passed {
+        /// The seat that could not move.
+        seat: Seat,
+        /// Its roll.
+        dice: [u8; 2],
+        /// Who acts next (the other seat, to roll).
+        turn: Box<Turn>,
     },
     /// A player took a seat (or the AI did).
     SeatTaken {
@@ -189,6 +211,9 @@ pub enum RoomEvent {
         /// The clock, if any.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         clock: Option<ClockState>,
+        /// Who acts first, and what is expected of them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<Box<Turn>>,
     },
     /// A seated player connected again.
     PlayerConnected {
@@ -221,6 +246,9 @@ pub enum RoomEvent {
     TookBack {
         /// How many actions left the record.
         count: u32,
+        /// Who acts now, and what is expected of them.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        turn: Option<Box<Turn>>,
     },
     /// The game ended.
     GameOver {

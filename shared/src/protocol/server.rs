@@ -35,9 +35,15 @@ impl ServerFrame {
     /// already written for its store, instead of serialising both again.
     /// It is byte for byte what [`ServerFrame::encode`] makes of the same
     /// frame; `clock` is `None` for a room without a clock.
-    pub fn action_event(room_id: &str, seq: u64, action: &str, clock: Option<&str>) -> String {
+    pub fn action_event(
+        room_id: &str,
+        seq: u64,
+        action: &str,
+        clock: Option<&str>,
+        turn: &str,
+    ) -> String {
         let room_id = serde_json::to_string(room_id).unwrap_or_default();
-        let mut text = String::with_capacity(80 + room_id.len() + action.len());
+        let mut text = String::with_capacity(120 + room_id.len() + action.len() + turn.len());
         text.push_str(r#"{"type":"event","room_id":"#);
         text.push_str(&room_id);
         text.push_str(r#","seq":"#);
@@ -48,6 +54,8 @@ impl ServerFrame {
             text.push_str(r#","clock":"#);
             text.push_str(clock);
         }
+        text.push_str(r#","turn":"#);
+        text.push_str(turn);
         text.push_str("}}");
         text
     }
@@ -165,12 +173,27 @@ pub enum ServerMessage {
         code: ErrorCode,
         /// Human-readable reason.
         message: String,
+        /// `rate_limited`: how long to wait before the next request is
+        /// accepted, in milliseconds.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u64>,
     },
     /// The answer to `dice_stats`: the dice of this server's finished
     /// Backgammon games.
     DiceStats {
         /// The counts (boxed: they are the largest message by far).
         report: Box<DiceStatsReport>,
+    },
+    /// The answer to `legal_plays`: every legal play of the roll to be
+    /// played, each once, in canonical notation (the form the server echoes
+    /// in the `play` action), in no particular order. Playing one of these
+    /// strings is always accepted.
+    LegalPlays {
+        /// The room.
+        room_id: RoomId,
+        /// The plays; never empty, since a roll with no legal play passes
+        /// at once (the `passed` event).
+        plays: Vec<String>,
     },
     /// The answer to `ping`.
     Pong,
@@ -251,6 +274,19 @@ impl ServerMessage {
         ServerMessage::Error {
             code,
             message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    /// A `rate_limited` error saying when to try again.
+    pub fn rate_limited(
+        message: impl Into<String>,
+        retry_after: std::time::Duration,
+    ) -> ServerMessage {
+        ServerMessage::Error {
+            code: ErrorCode::RateLimited,
+            message: message.into(),
+            retry_after_ms: Some(retry_after.as_millis().max(1) as u64),
         }
     }
 }

@@ -155,6 +155,7 @@ fn a_dropped_double_is_announced_and_the_last_roll_stays() {
                 event: RoomEvent::Action {
                     action: ActionRecord::Backgammon(action),
                     clock: None,
+                    turn: None,
                 },
             },
         );
