@@ -32,6 +32,7 @@ pub mod dice_check;
 pub mod download;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod embedded;
+pub mod error_text;
 pub mod export;
 pub mod fonts;
 pub mod gomoku_view;

@@ -90,7 +90,7 @@ impl RoomScreen {
                 out
             }
             None => {
-                ui.centered_and_justified(|ui| ui.label("Waiting for the game…"));
+                ui.centered_and_justified(|ui| ui.label(rust_i18n::t!("room.waiting_for_game")));
                 Vec::new()
             }
         }

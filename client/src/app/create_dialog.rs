@@ -53,9 +53,9 @@ pub(super) fn create_dialog(
                 )
                 .on_hover_text(t!("ui.the_result_changes_both_players_ratings"))
                 .on_disabled_hover_text(if f.vs_ai {
-                    "Games against the AI are not rated"
+                    t!("create.ai_not_rated")
                 } else {
-                    "Rated games are for registered names: register yours under Account…"
+                    t!("create.rated_needs_account")
                 });
             if response.changed() {
                 f.rated = rated;

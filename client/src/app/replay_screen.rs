@@ -141,7 +141,7 @@ impl ReplayScreen {
 fn header(ui: &mut Ui, replay: &Replay, me: &str) {
     let summary = &replay.game.summary;
     let [first, second] = replay.players();
-    ui.heading(format!("{first} vs {second}"));
+    ui.heading(t!("replay.players", first = first, second = second));
     ui.label(format!(
         "{} · {}",
         game_name(summary.options.game.kind()),
@@ -150,7 +150,7 @@ fn header(ui: &mut Ui, replay: &Replay, me: &str) {
     ui.horizontal(|ui| {
         ui.label(date_text(summary.started_at));
         if summary.options.rated {
-            ui.label(RichText::new("Rated").strong().color(RATED));
+            ui.label(RichText::new(t!("history.rated")).strong().color(RATED));
         }
     });
     ui.label(RichText::new(result_text(summary, me)).strong());
@@ -186,7 +186,7 @@ fn navigation(ui: &mut Ui, replay: &Replay) -> Vec<Command> {
     });
     let mut slider = pos;
     if ui
-        .add(egui::Slider::new(&mut slider, 0..=len).text("move"))
+        .add(egui::Slider::new(&mut slider, 0..=len).text(t!("replay.move")))
         .changed()
     {
         out.push(Command::ReplayGo(slider));
@@ -222,32 +222,30 @@ fn bg_info(ui: &mut Ui, replay: &Replay, game: &BgMatch) -> Vec<Command> {
     let score = game.score();
     let length = game.config().length;
     ui.label(if length == 0 {
-        format!("Money game — White {} · Black {}", score[0], score[1])
+        t!("replay.money_score", white = score[0], black = score[1])
     } else {
-        format!(
-            "Game {} of a match to {length} — White {} · Black {}",
-            game.game_number(),
-            score[0],
-            score[1]
+        t!(
+            "replay.match_score",
+            n = game.game_number(),
+            length = length,
+            white = score[0],
+            black = score[1]
         )
     });
     if game.config().cube {
         let cube = game.cube();
-        let mut text = format!(
-            "Cube: {}{}",
-            cube.value,
-            cube.owner.map_or(" (centred)".into(), |s| format!(
-                ", owned by {}",
-                side_name(s)
-            ))
-        );
+        let mut text = match cube.owner {
+            None => t!("replay.cube_centred", value = cube.value),
+            Some(s) => t!("replay.cube_owned", value = cube.value, side = side_name(s)),
+        }
+        .into_owned();
         if let GamePhase::CubeOffered { by } = game.phase() {
-            text.push_str(&format!(" — {} doubles", side_name(*by)));
+            text.push_str(&t!("replay.doubles", side = side_name(*by)));
         }
         ui.label(text);
     }
     let (w, b) = game.position_for(Side::White).pip_count();
-    ui.label(format!("Pips: White {w} · Black {b}"));
+    ui.label(t!("replay.pips", white = w, black = b));
     out
 }
 

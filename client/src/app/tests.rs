@@ -736,7 +736,7 @@ fn the_revealed_seed_verifies_the_record() {
     };
     assert_eq!(check.text(), expected);
     assert_eq!(
-        check.note(),
+        check.note().as_deref(),
         Some("Test dice (--dice-seed): reproducible, not secret")
     );
 }
