@@ -209,6 +209,8 @@ pub const LAST_MOVE: Color32 = Color32::from_rgb(255, 150, 40);
 pub enum BoardInput {
     /// A click on a place.
     Click(Loc),
+    /// A right click (secondary button) on a place.
+    SecondaryClick(Loc),
     /// A drag began on a place (picks the checker up).
     DragStart(Loc),
     /// A drag was released on a place (puts the checker down).
@@ -484,6 +486,12 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
             .interact_pointer_pos()
             .and_then(|p| geo.loc_at(p))
             .map(BoardInput::Click);
+    }
+    if response.secondary_clicked() {
+        return response
+            .interact_pointer_pos()
+            .and_then(|p| geo.loc_at(p))
+            .map(BoardInput::SecondaryClick);
     }
     None
 }

@@ -47,6 +47,41 @@ pub struct Settings {
     pub auto_roll: bool,
     /// How fast the opponent's checkers move: 0.5 (slow) to 3 (fast).
     pub animation_speed: f32,
+    /// Backgammon, as in gnubg: a click on a checker moves it by the larger
+    /// die at once (a right click, by the smaller). Off: a click selects the
+    /// checker and a second click on a target moves it. A right click moves
+    /// by the smaller die either way; a drag goes anywhere either way.
+    pub die_clicks: bool,
+    /// The colours of the Gomoku board.
+    pub gomoku_style: GomokuStyle,
+    /// The colours of the Backgammon board.
+    pub bg_style: BgStyle,
+    /// Play the sounds (moves, hits, your turn, low time, game end).
+    pub sound: bool,
+}
+
+/// The colours of the Gomoku board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GomokuStyle {
+    /// Light wood, as a real goban.
+    #[default]
+    Wood,
+    /// Plain paper: pale grey, thin black lines.
+    Plain,
+    /// A dark board with light lines, easy on the eyes at night.
+    Dark,
+}
+
+/// The colours of the Backgammon board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BgStyle {
+    /// Green felt, red and cream points, a wooden frame.
+    #[default]
+    Classic,
+    /// Blue felt, navy and sand points, a grey frame.
+    Ocean,
 }
 
 /// The colour theme.
@@ -117,6 +152,10 @@ impl Default for Settings {
             confirm_moves: true,
             auto_roll: false,
             animation_speed: 1.0,
+            die_clicks: true,
+            gomoku_style: GomokuStyle::Wood,
+            bg_style: BgStyle::Classic,
+            sound: true,
         }
     }
 }
@@ -244,6 +283,11 @@ mod tests {
         assert_eq!(Language::Chinese.locale(None), "zh-CN");
         let old: Settings = serde_json::from_str(r#"{"name":"Bo"}"#).expect("decode");
         assert!(old.confirm_moves && !old.auto_roll);
+        assert!(old.die_clicks && old.sound);
+        assert_eq!(
+            (old.gomoku_style, old.bg_style),
+            (GomokuStyle::Wood, BgStyle::Classic)
+        );
         assert_eq!((old.theme, old.language), (Theme::System, Language::System));
     }
 

@@ -73,6 +73,9 @@ fn app(server: &Server, name: &str) -> Harness<'static, TabulaApp> {
     let settings = Settings {
         name: name.into(),
         address: server.addr.to_string(),
+        // These tests build a play by clicking a checker, then its target
+        // (app/tests/bg_clicks.rs covers gnubg's die clicks).
+        die_clicks: false,
         ..Settings::default()
     };
     let app = TabulaApp::new(settings, || {});

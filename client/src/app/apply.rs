@@ -157,6 +157,7 @@ impl TabulaApp {
     fn apply_room(&mut self, command: Command) {
         let requests = &mut self.requests;
         let room = &mut self.room;
+        let die_clicks = self.settings.die_clicks;
         match command {
             Command::PlaceStone(point) => room.act(requests, PlayerAction::Place { point }),
             Command::ChooseSwap2(choice) => room.act(requests, PlayerAction::Choose { choice }),
@@ -166,7 +167,7 @@ impl TabulaApp {
             Command::DropCube => room.act(requests, PlayerAction::Drop),
             Command::Board(input) => {
                 if let Some(turn) = &mut room.bg {
-                    turn.input(input);
+                    turn.input(input, die_clicks);
                 }
             }
             Command::UndoHop => {
