@@ -385,6 +385,8 @@ impl TabulaApp {
     /// The replay viewer: its panel and its board.
     fn draw_replay(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         let me = &self.session.my_id;
+        self.replay.gomoku_style = self.settings.gomoku_style;
+        self.replay.bg_style = self.settings.bg_style;
         layout::side_panel(ui, "replay", 320.0, |ui| {
             commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
         });
@@ -401,6 +403,8 @@ impl TabulaApp {
     /// The room view: the room panel, the board and the game-over dialog.
     fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         self.room.animation_speed = self.settings.animation_speed.clamp(0.5, 3.0);
+        self.room.gomoku_style = self.settings.gomoku_style;
+        self.room.bg_style = self.settings.bg_style;
         let link = self.invite_link();
         layout::side_panel(ui, "room", 300.0, |ui| {
             commands.extend(self.room.panel(ui, &mut self.settings, link.as_deref()));

@@ -16,6 +16,7 @@ use crate::bg_view::{self, BgGeometry, BgView};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::replay::{Replay, date_text};
 use crate::room::side_name;
+use crate::settings::{BgStyle, GomokuStyle};
 
 /// The replay viewer's state.
 pub(super) struct ReplayScreen {
@@ -25,6 +26,10 @@ pub(super) struct ReplayScreen {
     pub(super) return_to: Screen,
     /// The position the move list last scrolled to.
     scrolled: Option<usize>,
+    /// The Gomoku board's colours (the setting).
+    pub(super) gomoku_style: GomokuStyle,
+    /// The Backgammon board's colours (the setting).
+    pub(super) bg_style: BgStyle,
 }
 
 impl Default for ReplayScreen {
@@ -33,6 +38,8 @@ impl Default for ReplayScreen {
             replay: None,
             return_to: Screen::Lobby,
             scrolled: None,
+            gomoku_style: GomokuStyle::default(),
+            bg_style: BgStyle::default(),
         }
     }
 }
@@ -117,6 +124,7 @@ impl ReplayScreen {
                     line,
                     forbidden: Vec::new(),
                     flipped,
+                    style: self.gomoku_style,
                 };
                 let rect = ui.available_rect_before_wrap();
                 *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()).with_flip(flipped));
@@ -127,6 +135,7 @@ impl ReplayScreen {
                     viewer: Some(replay.viewer()),
                     dice: replay.dice(),
                     cube: game.config().cube.then_some(game.cube()),
+                    style: self.bg_style,
                     ..BgView::default()
                 };
                 let rect = ui.available_rect_before_wrap();

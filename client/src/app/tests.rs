@@ -15,6 +15,7 @@ use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 mod bg_clicks;
+mod board_style;
 mod defects;
 mod layout;
 
