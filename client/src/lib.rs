@@ -44,6 +44,8 @@ pub mod probe;
 pub mod replay;
 pub mod room;
 pub mod settings;
+pub mod sound;
+pub mod speaker;
 mod translations;
 
 pub use app::{Command, TabulaApp};

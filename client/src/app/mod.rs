@@ -18,6 +18,8 @@ use crate::net::{ConnState, Network};
 use crate::replay::Replay;
 use crate::room::Room;
 use crate::settings::Settings;
+use crate::sound::Sound;
+use crate::speaker::Speaker;
 
 mod account_dialog;
 mod apply;
@@ -46,6 +48,7 @@ mod room_screen;
 mod session;
 mod settings_window;
 mod shortcuts;
+mod sound_cues;
 mod status;
 mod toasts;
 
@@ -141,6 +144,12 @@ pub struct TabulaApp {
     /// The locale the translations are set to (set again when the
     /// language setting changes).
     locale: &'static str,
+    /// What the room looked like last frame, to tell which sounds to make.
+    cues: sound_cues::SoundCues,
+    /// The sounds to play, oldest first (emptied by the speaker).
+    sounds: Vec<Sound>,
+    /// Plays the sounds; only the eframe app has one (tests read the queue).
+    speaker: Option<Speaker>,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -178,6 +187,9 @@ impl TabulaApp {
             help_open: false,
             autoplayed: None,
             locale: "",
+            cues: sound_cues::SoundCues::default(),
+            sounds: Vec::new(),
+            speaker: None,
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -191,6 +203,7 @@ impl TabulaApp {
             .unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
         let mut app = TabulaApp::new(settings, move || ctx.request_repaint());
+        app.speaker = Some(Speaker::new());
         #[cfg(target_arch = "wasm32")]
         app.start_in_page();
         app.resume_on_launch();
@@ -288,6 +301,24 @@ impl TabulaApp {
     /// Whether an opponent's play is still being animated.
     pub fn animating(&self) -> bool {
         !self.room.anims.is_empty()
+    }
+
+    /// The sounds queued and not played yet, oldest first.
+    pub fn queued_sounds(&self) -> &[Sound] {
+        &self.sounds
+    }
+
+    /// Takes the queued sounds (the speaker plays them).
+    pub fn take_sounds(&mut self) -> Vec<Sound> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    /// Queues the sounds the room's changes call for, unless muted.
+    fn cue_sounds(&mut self) {
+        let heard = self.cues.observe(self.room.room.as_ref());
+        if self.settings.sound {
+            self.sounds.extend(heard);
+        }
     }
 
     /// The destructive action the app is asking about, if any.
@@ -474,6 +505,12 @@ impl eframe::App for TabulaApp {
             crate::probe::note("frame-ms", seconds * 1000.0);
         }
         self.draw(ui);
+        let sounds = self.take_sounds();
+        if let Some(speaker) = &self.speaker {
+            for sound in sounds {
+                speaker.play(sound);
+            }
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

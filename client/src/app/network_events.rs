@@ -23,6 +23,7 @@ impl TabulaApp {
         }
         self.room.sync_bg_turn();
         self.autoplay();
+        self.cue_sounds();
         self.toasts.expire();
         if !self.toasts.is_empty() || self.room.ticking() {
             ctx.request_repaint_after(Duration::from_millis(250));

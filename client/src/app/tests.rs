@@ -18,6 +18,7 @@ mod bg_clicks;
 mod board_style;
 mod defects;
 mod layout;
+mod sounds;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
 use crate::dice_check::{DiceCheck, Verdict};
