@@ -14,6 +14,7 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
+mod auto_pass;
 mod bg_clicks;
 mod board_style;
 mod defects;

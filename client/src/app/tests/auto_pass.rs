@@ -1,0 +1,93 @@
+//! A Backgammon roll with no legal play: the rules pass the turn at once
+//! (the server records only the roll), and the app says so; the player has
+//! nothing to click and sends nothing.
+
+use tabula_shared::backgammon::{BgMatch, GamePhase, MatchConfig, Side};
+use tabula_shared::game::apply_bg;
+use tabula_shared::protocol::{ActionRecord, BgAction, Role, RoomEvent, ServerMessage};
+
+use super::{app, bg_snapshot, join, receive, sent};
+
+/// A game played with each side's first legal play and dice from a fixed
+/// sequence, up to (without) the first roll that White cannot play; and
+/// that roll.
+fn record_until_white_cannot_move() -> (Vec<BgAction>, BgAction) {
+    let mut game = BgMatch::new(MatchConfig::default()).expect("the default config is valid");
+    let mut actions = vec![BgAction::OpeningRoll { white: 3, black: 1 }];
+    apply_bg(&mut game, &actions[0]).expect("opening");
+    let mut seed: u32 = 7;
+    for _ in 0..2000 {
+        let action = match *game.phase() {
+            GamePhase::Moving { side, .. } => BgAction::Play {
+                side,
+                play: game.legal_plays().swap_remove(0),
+            },
+            GamePhase::AwaitingRoll { side } => {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let a = (seed >> 16) % 6 + 1;
+                let b = (seed >> 8) % 6 + 1;
+                BgAction::Roll {
+                    side,
+                    dice: [a as u8, b as u8],
+                }
+            }
+            _ => break,
+        };
+        let mut next = game.clone();
+        apply_bg(&mut next, &action).expect("a legal action");
+        if let (
+            BgAction::Roll {
+                side: Side::White, ..
+            },
+            GamePhase::AwaitingRoll { side: Side::Black },
+        ) = (&action, next.phase())
+        {
+            return (actions, action);
+        }
+        game = next;
+        actions.push(action);
+    }
+    panic!("White could always move");
+}
+
+#[test]
+fn a_roll_with_no_legal_play_passes_and_is_told() {
+    let (actions, roll) = record_until_white_cannot_move();
+    let BgAction::Roll { dice, .. } = roll else {
+        unreachable!()
+    };
+    let (mut app, mut rx) = app();
+    join(&mut app, Role::Player);
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(bg_snapshot(actions, None)),
+        },
+    );
+    app.poll(&egui::Context::default());
+    sent(&mut rx);
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Event {
+            room_id: "r1".into(),
+            seq: 2,
+            event: RoomEvent::Action {
+                action: ActionRecord::Backgammon(roll),
+                clock: None,
+            },
+        },
+    );
+    app.poll(&egui::Context::default());
+    let phase = app.room().and_then(|r| r.backgammon()).map(|g| *g.phase());
+    assert_eq!(phase, Some(GamePhase::AwaitingRoll { side: Side::Black }));
+    assert!(app.turn().is_none(), "nothing for us to build");
+    let told = format!("White rolled {}-{}: no legal move", dice[0], dice[1]);
+    assert!(app.toasts().contains(&told), "{:?}", app.toasts());
+    assert!(
+        sent(&mut rx).is_empty(),
+        "nothing sent: the pass needs no message"
+    );
+}
