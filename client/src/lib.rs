@@ -34,6 +34,8 @@ pub mod download;
 pub mod embedded;
 pub mod error_text;
 pub mod export;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_picker;
 pub mod fonts;
 pub mod gomoku_view;
 pub mod invite;

@@ -51,6 +51,7 @@ impl TabulaApp {
             Command::ExportGame(_)
             | Command::ExportReplay
             | Command::ExportFormat(_)
+            | Command::ChooseExportPath
             | Command::SaveExport
             | Command::CloseExport => self.apply_export(command),
             Command::PlaceStone(_)
@@ -288,6 +289,14 @@ impl TabulaApp {
             Command::ExportFormat(format) => {
                 if let Some(form) = &mut self.export {
                     form.set_format(format);
+                }
+            }
+            Command::ChooseExportPath =>
+            {
+                #[cfg(not(target_arch = "wasm32"))]
+                if let Some(form) = &self.export {
+                    self.file_picker
+                        .open(std::path::Path::new(form.path.trim()));
                 }
             }
             Command::SaveExport => {

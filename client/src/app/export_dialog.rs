@@ -44,6 +44,11 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
                 let l = ui.label(t!("ui.file"));
                 ui.add(egui::TextEdit::singleline(&mut form.path).desired_width(420.0))
                     .labelled_by(l.id);
+                // The system's "Save as" dialog (a browser downloads instead).
+                #[cfg(not(target_arch = "wasm32"))]
+                if ui.button(t!("export.choose")).clicked() {
+                    out.push(Command::ChooseExportPath);
+                }
             });
             if ui.button(t!("ui.save")).clicked() {
                 out.push(Command::SaveExport);

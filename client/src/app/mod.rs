@@ -128,6 +128,9 @@ pub struct TabulaApp {
     game_request: Option<(u64, GameIntent)>,
     /// The export window, while it is open.
     export: Option<ExportForm>,
+    /// The "Save as" dialog of the export window, while it is open.
+    #[cfg(not(target_arch = "wasm32"))]
+    file_picker: crate::file_picker::FilePicker,
     /// The notices in the corner.
     toasts: Toasts,
     /// An invite link to follow once connected.
@@ -180,6 +183,8 @@ impl TabulaApp {
             dice: DicePanel::default(),
             game_request: None,
             export: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            file_picker: crate::file_picker::FilePicker::default(),
             toasts: Toasts::default(),
             invitation: invitation::Invitation::default(),
             confirm: None,
@@ -382,6 +387,13 @@ impl TabulaApp {
                 ui.ctx(),
                 &mut self.settings,
             ));
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(path) = self.file_picker.poll()
+            && let Some(form) = &mut self.export
+        {
+            form.path = path.display().to_string();
+            form.outcome = None;
         }
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));

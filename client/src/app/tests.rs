@@ -18,6 +18,7 @@ mod auto_pass;
 mod bg_clicks;
 mod board_style;
 mod defects;
+mod export_picker;
 mod layout;
 mod sounds;
 
