@@ -12,8 +12,9 @@ use web_time::Instant;
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, OfferKind,
-    PendingOffer, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus, RoomSummary,
+    ActionRecord, AiLevel, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult,
+    OfferKind, PendingOffer, PlayerInfo, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot,
+    RoomStatus, RoomSummary,
 };
 use tabula_shared::seat::Seat;
 
@@ -379,7 +380,7 @@ impl Room {
             .as_ref()
             .and_then(|s| s.seats.iter().find(|i| i.seat == seat))
             .and_then(|i| i.player.as_ref())
-            .map_or_else(|| t!("room.empty").into_owned(), |p| p.name.clone())
+            .map_or_else(|| t!("room.empty").into_owned(), display_name)
     }
 
     /// Whether the opponent is the built-in AI.
@@ -463,6 +464,21 @@ fn freeze(c: ClockState, at: Instant) -> ClockState {
 /// Drops the last `count` actions of a record.
 pub fn truncate(record: &mut GameRecord, count: usize) {
     record.truncate(record.len().saturating_sub(count));
+}
+
+/// The name shown for a player: an AI by its level in the interface's
+/// language ("Intermediate AI", "中级 AI"), a person as they named
+/// themselves.
+pub fn display_name(player: &PlayerInfo) -> String {
+    let Some(level) = player.ai else {
+        return player.name.clone();
+    };
+    let level = match level {
+        AiLevel::Beginner => t!("level.beginner"),
+        AiLevel::Intermediate => t!("level.intermediate"),
+        AiLevel::Expert => t!("level.expert"),
+    };
+    t!("board.ai_level", level = level).into_owned()
 }
 
 /// A readable name for an offer.

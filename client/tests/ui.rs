@@ -1180,10 +1180,10 @@ fn seed_screenshot_data() {
 /// Their resume tokens go to `$TABULA_SEED_DIR/tokens.json`; a client that
 /// has a token for the server rejoins its room on launch:
 /// `TABULA_SEED_DIR=/tmp/rooms cargo test -p tabula-client --test ui
-/// seed_room -- --ignored`, then `tabula-server --data-dir /tmp/rooms`.
+/// room_screenshot -- --ignored`, then `tabula-server --data-dir /tmp/rooms`.
 #[test]
 #[ignore = "writes a data directory for screenshots"]
-fn seed_room_screenshot_data() {
+fn room_screenshot_data() {
     let dir = std::env::var("TABULA_SEED_DIR").expect("TABULA_SEED_DIR");
     let (addr, _stop) = serve(
         std::path::Path::new(&dir),

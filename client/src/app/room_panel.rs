@@ -18,7 +18,9 @@ use super::room_screen::RoomScreen;
 use super::{Command, Danger};
 use crate::bg_view;
 use crate::dice_check::DiceCheck;
-use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
+use crate::room::{
+    Room, display_name, offer_made_text, own_offer_text, seat_index, side_name, side_of,
+};
 use crate::settings::Settings;
 
 impl RoomScreen {
@@ -58,7 +60,7 @@ impl RoomScreen {
             }
             Some(LiveGame::Backgammon(game)) => {
                 self.match_info(ui, room, game);
-                out.extend(self.bg_controls(ui, room, game));
+                out.extend(self.bg_controls(ui, room, game, settings.die_clicks));
             }
             None => {}
         }
@@ -139,7 +141,13 @@ impl RoomScreen {
     }
 
     /// Roll, double, take or drop, and the play being built.
-    fn bg_controls(&self, ui: &mut Ui, room: &Room, game: &BgMatch) -> Vec<Command> {
+    fn bg_controls(
+        &self,
+        ui: &mut Ui,
+        room: &Room,
+        game: &BgMatch,
+        die_clicks: bool,
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         let me = match (room.is_player(), room.seat.map(side_of)) {
             (true, Some(me)) if room.result.is_none() => me,
@@ -172,7 +180,9 @@ impl RoomScreen {
         let play = turn.builder.play();
         ui.label(t!(
             "room.your_move",
-            play = if play.moves.is_empty() {
+            play = if play.moves.is_empty() && die_clicks {
+                t!("room.click_a_checker_dice").to_string()
+            } else if play.moves.is_empty() {
                 t!("room.click_a_checker").to_string()
             } else {
                 play.to_string()
@@ -210,7 +220,7 @@ fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
             let name = info
                 .player
                 .as_ref()
-                .map_or_else(|| t!("room.empty_seat").to_string(), |p| p.name.clone());
+                .map_or_else(|| t!("room.empty_seat").to_string(), display_name);
             let you = if room.seat == Some(info.seat) && room.is_player() {
                 t!("room.you")
             } else {
