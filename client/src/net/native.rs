@@ -169,7 +169,7 @@ async fn session(
     let ws = match tokio::time::timeout(Duration::from_secs(5), connect).await {
         Ok(Ok((ws, _))) => ws,
         Ok(Err(e)) => return SessionEnd::Lost(short_error(&e.to_string())),
-        Err(_) => return SessionEnd::Lost("timed out".into()),
+        Err(_) => return SessionEnd::Lost(rust_i18n::t!("net.timed_out").into_owned()),
     };
     let (mut sink, mut stream) = ws.split();
     let hello = handshake::hello(target, token.as_deref());
@@ -197,7 +197,7 @@ async fn session(
                     }
                     out.send(NetEvent::Frame(frame));
                 }
-                Some(Ok(Message::Close(_))) | None => return SessionEnd::Lost("connection closed".into()),
+                Some(Ok(Message::Close(_))) | None => return SessionEnd::Lost(rust_i18n::t!("net.closed").into_owned()),
                 Some(Err(e)) => return SessionEnd::Lost(short_error(&e.to_string())),
                 Some(Ok(_)) => {}
             },

@@ -123,7 +123,7 @@ impl Worker {
                 WsEvent::Message(WsMessage::Text(text)) => self.on_text(&text),
                 WsEvent::Message(_) => {}
                 WsEvent::Error(e) => return self.lost(short_error(&e)),
-                WsEvent::Closed => return self.lost("connection closed".into()),
+                WsEvent::Closed => return self.lost(rust_i18n::t!("net.closed").into_owned()),
             }
         }
     }
