@@ -54,6 +54,7 @@ pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> V
                         ui.checkbox(&mut settings.die_clicks, t!("settings.die_clicks"))
                             .on_hover_text(t!("settings.die_clicks_hint"));
                         ui.horizontal(|ui| {
+                            ui.label(t!("settings.board"));
                             for (style, label) in [
                                 (BgStyle::Classic, t!("settings.bg_classic")),
                                 (BgStyle::Ocean, t!("settings.bg_ocean")),
@@ -74,6 +75,7 @@ pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> V
                     ui.vertical(|ui| {
                         ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
                         ui.horizontal(|ui| {
+                            ui.label(t!("settings.board"));
                             for (style, label) in [
                                 (GomokuStyle::Wood, t!("settings.gomoku_wood")),
                                 (GomokuStyle::Plain, t!("settings.gomoku_plain")),
