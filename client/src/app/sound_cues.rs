@@ -4,6 +4,7 @@
 //! running low, the game ending. Joining a room, or a snapshot of it,
 //! sets what it compares with and sounds nothing.
 
+use tabula_shared::backgammon::GamePhase;
 use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::GomokuAction;
 use tabula_shared::protocol::{BgAction, GameRecord, RoomId};
@@ -23,7 +24,7 @@ pub(super) struct SoundCues {
     on_bar: u32,
     /// It was our turn.
     my_turn: bool,
-    /// The game was over.
+    /// The game was over (a game of a Backgammon match included).
     ended: bool,
     /// Our clock has already sounded low on this turn.
     warned: bool,
@@ -43,7 +44,16 @@ impl SoundCues {
         };
         let mine = room.is_player().then_some(room.seat).flatten();
         let my_turn = mine.is_some() && room.to_act_seat() == mine;
-        let ended = room.result.is_some();
+        // A game of a match ends before the next one begins: that end
+        // sounds too, not only the match's.
+        let game_over = match &room.live {
+            Some(LiveGame::Backgammon(g)) => matches!(
+                g.phase(),
+                GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }
+            ),
+            _ => false,
+        };
+        let ended = room.result.is_some() || game_over;
         let low = match (mine, room.clock_now()) {
             (Some(seat), Some((ms, Some(running)))) if running == seat => {
                 Some(ms[seat_index(seat)] < LOW_TIME_MS)

@@ -142,3 +142,20 @@ fn a_hit_sounds_as_a_hit() {
     action(&mut h, 2, hit, None);
     assert_eq!(h.state().queued_sounds().first(), Some(&Sound::Hit));
 }
+
+#[test]
+fn a_dropped_double_ends_a_game_of_the_match_with_its_sound() {
+    let opening = vec![
+        BgAction::OpeningRoll { white: 3, black: 1 },
+        BgAction::Play {
+            side: Side::White,
+            play: "8/5 6/5".parse().expect("play"),
+        },
+        BgAction::Double { side: Side::Black },
+    ];
+    let mut h = seated(bg_snapshot(opening, None), true);
+    assert!(h.state().queued_sounds().is_empty());
+    let drop = ActionRecord::Backgammon(BgAction::Drop { side: Side::White });
+    action(&mut h, 2, drop, None);
+    assert_eq!(h.state().queued_sounds(), [Sound::GameEnd]);
+}
