@@ -167,7 +167,7 @@ fn header(ui: &mut Ui, replay: &Replay, me: &str) {
         dice_check(ui, check);
     }
     if let Some(error) = &replay.error {
-        ui.label(RichText::new(format!("The record stops replaying: {error}")).color(WARN));
+        ui.label(RichText::new(t!("replay.stops", error = error)).color(WARN));
     }
 }
 
