@@ -186,6 +186,9 @@ mod web {
             let Ok(ctx) = context.get_or_insert_with(|| AudioContext::new().map_err(|_| ())) else {
                 return;
             };
+            // A context made before the player touched the page starts
+            // suspended; once they have, it may run.
+            let _ = ctx.resume();
             let mut at = ctx.current_time();
             for &(pitch, secs) in sound.notes() {
                 let secs = f64::from(secs);
