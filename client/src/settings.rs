@@ -52,6 +52,10 @@ pub struct Settings {
     /// checker and a second click on a target moves it. A right click moves
     /// by the smaller die either way; a drag goes anywhere either way.
     pub die_clicks: bool,
+    /// Backgammon: when the roll allows only one play, make it (and send
+    /// it when plays need no confirmation). A roll with no play passes by
+    /// the rules whatever this says.
+    pub auto_forced: bool,
     /// The colours of the Gomoku board.
     pub gomoku_style: GomokuStyle,
     /// The colours of the Backgammon board.
@@ -153,6 +157,7 @@ impl Default for Settings {
             auto_roll: false,
             animation_speed: 1.0,
             die_clicks: true,
+            auto_forced: false,
             gomoku_style: GomokuStyle::Wood,
             bg_style: BgStyle::Classic,
             sound: true,

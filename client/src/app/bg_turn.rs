@@ -31,6 +31,22 @@ impl BgTurn {
         }
     }
 
+    /// Builds `play` hop by hop, if nothing is built yet; returns whether
+    /// the whole play was made (else it is taken back, and the builder is
+    /// as it was).
+    pub(super) fn make(&mut self, play: &Play) -> bool {
+        if self.sent || !self.builder.hops().is_empty() {
+            return false;
+        }
+        for m in &play.moves {
+            if !self.builder.hop(m.from, m.to) {
+                while self.builder.undo() {}
+                return false;
+            }
+        }
+        self.builder.is_complete()
+    }
+
     /// Takes back the last hop, unless the play is already sent.
     pub(super) fn undo(&mut self) {
         if !self.sent {

@@ -1,5 +1,6 @@
 //! The Settings window: theme, language, Backgammon move confirmation,
-//! auto-roll and die clicks, board styles, sounds, animation speed. It edits [`Settings`] in place; eframe saves
+//! auto-roll, die clicks and forced plays, board styles, sounds, animation
+//! speed. It edits [`Settings`] in place; eframe saves
 //! them with the rest.
 
 use rust_i18n::t;
@@ -53,6 +54,8 @@ pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> V
                             .on_hover_text(t!("settings.auto_roll_hint"));
                         ui.checkbox(&mut settings.die_clicks, t!("settings.die_clicks"))
                             .on_hover_text(t!("settings.die_clicks_hint"));
+                        ui.checkbox(&mut settings.auto_forced, t!("settings.auto_forced"))
+                            .on_hover_text(t!("settings.auto_forced_hint"));
                         ui.horizontal(|ui| {
                             ui.label(t!("settings.board"));
                             for (style, label) in [
