@@ -50,7 +50,8 @@ pub struct Settings {
     /// Backgammon, as in gnubg: a click on a checker moves it by the larger
     /// die at once (a right click, by the smaller). Off: a click selects the
     /// checker and a second click on a target moves it. A right click moves
-    /// by the smaller die either way; a drag goes anywhere either way.
+    /// by the smaller die either way; a drag goes anywhere either way. On by
+    /// default on the desktop, off in a browser.
     pub die_clicks: bool,
     /// Backgammon: when the roll allows only one play, make it (and send
     /// it when plays need no confirmation). A roll with no play passes by
@@ -156,7 +157,9 @@ impl Default for Settings {
             confirm_moves: true,
             auto_roll: false,
             animation_speed: 1.0,
-            die_clicks: true,
+            // A browser is often a touch screen, with no right click: a tap
+            // selects there unless the player asks for die clicks.
+            die_clicks: !cfg!(target_arch = "wasm32"),
             auto_forced: false,
             gomoku_style: GomokuStyle::Wood,
             bg_style: BgStyle::Classic,
