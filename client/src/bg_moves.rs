@@ -164,6 +164,21 @@ impl TurnBuilder {
         true
     }
 
+    /// Moves the checker on `from` by `die` if that hop is offered (gnubg's
+    /// click: the die is chosen, not the target); returns whether it was.
+    pub fn hop_die(&mut self, from: u8, die: u8) -> bool {
+        if !self.options.iter().any(|o| o.from == from && o.die == die) {
+            return false;
+        }
+        let pos = self.position();
+        let Some((mv, next)) = single_hop(&pos, from, die) else {
+            return false;
+        };
+        self.hops.push((mv, die, next));
+        self.refresh();
+        true
+    }
+
     /// Takes back the last hop; returns whether there was one.
     pub fn undo(&mut self) -> bool {
         let undone = self.hops.pop().is_some();

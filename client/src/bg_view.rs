@@ -9,6 +9,8 @@
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Shape, Stroke, Ui, pos2, vec2};
 use tabula_shared::backgammon::{Board, Cube, Side};
 
+use crate::settings::BgStyle;
+
 /// A place on the board in the viewer's numbering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loc {
@@ -199,6 +201,47 @@ pub struct BgView {
     pub interactive: bool,
     /// The hops of the last play (viewer places), marked on the board.
     pub last_move: Vec<(Loc, Loc)>,
+    /// The board's colours.
+    pub style: BgStyle,
+}
+
+/// The colours of one board style.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BgPalette {
+    /// The playing surface.
+    pub felt: Color32,
+    /// The frame and the bar.
+    pub frame: Color32,
+    /// The inside of the bear-off trays.
+    pub tray: Color32,
+    /// The even points.
+    pub light_point: Color32,
+    /// The odd points.
+    pub dark_point: Color32,
+    /// The point numbers on the frame.
+    pub label: Color32,
+}
+
+/// The colours of `style`.
+pub fn palette(style: BgStyle) -> BgPalette {
+    match style {
+        BgStyle::Classic => BgPalette {
+            felt: Color32::from_rgb(32, 92, 60),
+            frame: Color32::from_rgb(92, 58, 32),
+            tray: Color32::from_rgb(60, 38, 22),
+            light_point: Color32::from_rgb(226, 204, 160),
+            dark_point: Color32::from_rgb(160, 52, 40),
+            label: Color32::from_rgb(235, 220, 190),
+        },
+        BgStyle::Ocean => BgPalette {
+            felt: Color32::from_rgb(38, 92, 138),
+            frame: Color32::from_rgb(64, 72, 84),
+            tray: Color32::from_rgb(44, 50, 60),
+            light_point: Color32::from_rgb(222, 206, 170),
+            dark_point: Color32::from_rgb(20, 34, 70),
+            label: Color32::from_rgb(220, 226, 235),
+        },
+    }
 }
 
 /// The colour that marks the last play's checkers and the places they left.
@@ -209,16 +252,13 @@ pub const LAST_MOVE: Color32 = Color32::from_rgb(255, 150, 40);
 pub enum BoardInput {
     /// A click on a place.
     Click(Loc),
+    /// A right click (secondary button) on a place.
+    SecondaryClick(Loc),
     /// A drag began on a place (picks the checker up).
     DragStart(Loc),
     /// A drag was released on a place (puts the checker down).
     DragEnd(Loc),
 }
-
-const FELT: Color32 = Color32::from_rgb(32, 92, 60);
-const FRAME: Color32 = Color32::from_rgb(92, 58, 32);
-const LIGHT_POINT: Color32 = Color32::from_rgb(226, 204, 160);
-const DARK_POINT: Color32 = Color32::from_rgb(160, 52, 40);
 
 /// The fill of a side's checkers.
 pub fn checker_colour(side: Side) -> Color32 {
@@ -248,24 +288,21 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
     let lifted = dragged.map(|(loc, _)| lift(board, viewer, loc));
     let board = lifted.as_ref().unwrap_or(board);
 
-    painter.rect_filled(geo.rect.expand(u * 0.5), 6.0, FRAME);
-    painter.rect_filled(geo.rect, 2.0, FELT);
+    let colours = palette(view.style);
+    painter.rect_filled(geo.rect.expand(u * 0.5), 6.0, colours.frame);
+    painter.rect_filled(geo.rect, 2.0, colours.felt);
     let bar = Rect::from_min_size(
         pos2(geo.column_left(6), geo.rect.top()),
         vec2(u, geo.rect.height()),
     );
-    painter.rect_filled(bar, 0.0, FRAME);
+    painter.rect_filled(bar, 0.0, colours.frame);
     let tray_col = Rect::from_min_size(
         pos2(geo.column_left(13), geo.rect.top()),
         vec2(u, geo.rect.height()),
     );
-    painter.rect_filled(tray_col, 0.0, FRAME);
+    painter.rect_filled(tray_col, 0.0, colours.frame);
     for own in [true, false] {
-        painter.rect_filled(
-            geo.tray(own).shrink(2.0),
-            2.0,
-            Color32::from_rgb(60, 38, 22),
-        );
+        painter.rect_filled(geo.tray(own).shrink(2.0), 2.0, colours.tray);
     }
 
     // Triangles, with highlights for movable checkers and targets.
@@ -278,7 +315,11 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
         } else {
             (r.bottom(), r.bottom() - r.height() * 0.92)
         };
-        let colour = if n % 2 == 0 { LIGHT_POINT } else { DARK_POINT };
+        let colour = if n % 2 == 0 {
+            colours.light_point
+        } else {
+            colours.dark_point
+        };
         painter.add(Shape::convex_polygon(
             vec![
                 pos2(r.left() + 1.0, base_y),
@@ -298,7 +339,7 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
             Align2::CENTER_CENTER,
             n.to_string(),
             font.clone(),
-            Color32::from_rgb(235, 220, 190),
+            colours.label,
         );
         if view.targets.contains(&Loc::Point(n)) {
             painter.rect_filled(r, 2.0, Color32::from_rgba_unmultiplied(255, 230, 80, 70));
@@ -484,6 +525,12 @@ pub fn show(ui: &mut Ui, board: &Board, view: &BgView) -> Option<BoardInput> {
             .interact_pointer_pos()
             .and_then(|p| geo.loc_at(p))
             .map(BoardInput::Click);
+    }
+    if response.secondary_clicked() {
+        return response
+            .interact_pointer_pos()
+            .and_then(|p| geo.loc_at(p))
+            .map(BoardInput::SecondaryClick);
     }
     None
 }

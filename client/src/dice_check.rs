@@ -6,6 +6,7 @@
 //! Nothing here draws; the game-over dialog, the replay viewer and the room
 //! panel show [`DiceCheck::text`] and colour it by [`DiceCheck::verdict`].
 
+use rust_i18n::t;
 use tabula_shared::fair_dice::{self, DiceProof, VerifyError};
 use tabula_shared::protocol::BgAction;
 
@@ -77,23 +78,20 @@ impl DiceCheck {
     /// commitment while the match runs, or that there is no proof.
     pub fn text(&self) -> String {
         match self {
-            DiceCheck::NoProof => "This game has no dice proof".into(),
+            DiceCheck::NoProof => t!("dice.no_proof"),
             DiceCheck::Committed { commitment, .. } => {
-                format!("Dice committed: {}", short_hash(commitment))
+                t!("dice.committed", hash = short_hash(commitment))
             }
-            DiceCheck::Verified { rolls: 1, .. } => {
-                "Dice verified: 1 roll matches the server's revealed seed".into()
-            }
-            DiceCheck::Verified { rolls, .. } => {
-                format!("Dice verified: {rolls} rolls match the server's revealed seed")
-            }
-            DiceCheck::Failed { error, .. } => format!("Dice check FAILED: {error}"),
+            DiceCheck::Verified { rolls: 1, .. } => t!("dice.verified_one"),
+            DiceCheck::Verified { rolls, .. } => t!("dice.verified", rolls = rolls),
+            DiceCheck::Failed { error, .. } => t!("dice.failed", error = error),
         }
+        .into_owned()
     }
 
     /// The note under the main line for a game the test seed dealt, if it
     /// was one.
-    pub fn note(&self) -> Option<&'static str> {
+    pub fn note(&self) -> Option<String> {
         match self {
             DiceCheck::Committed {
                 test_seed: true, ..
@@ -103,7 +101,7 @@ impl DiceCheck {
             }
             | DiceCheck::Failed {
                 test_seed: true, ..
-            } => Some("Test dice (--dice-seed): reproducible, not secret"),
+            } => Some(t!("dice.test_seed").into_owned()),
             _ => None,
         }
     }

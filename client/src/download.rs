@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 /// # Errors
 /// A readable reason when the page refuses (no document, blocked download).
 pub fn offer(name: &str, text: &str) -> Result<(), String> {
-    let fail = |what: &str| format!("the browser could not save the file ({what})");
+    let fail = |what: &str| rust_i18n::t!("export.browser_failed", what = what).into_owned();
     let document = web_sys::window()
         .and_then(|w| w.document())
         .ok_or_else(|| fail("no document"))?;

@@ -94,7 +94,7 @@ impl EmbeddedServer {
             .map_err(|e| e.to_string())?;
         let addr = ready_rx
             .recv_timeout(Duration::from_secs(15))
-            .map_err(|_| "the server did not start".to_string())??;
+            .map_err(|_| rust_i18n::t!("host.did_not_start").into_owned())??;
         let lan_address = if addr.ip().is_unspecified() {
             lan_ip().map(|ip| format!("{ip}:{}", addr.port()))
         } else {

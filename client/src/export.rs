@@ -79,10 +79,10 @@ impl ExportForm {
     fn try_save(&self) -> Result<String, String> {
         let format = self
             .format
-            .ok_or_else(|| "no file format can hold this game".to_string())?;
+            .ok_or_else(|| rust_i18n::t!("export.no_format").into_owned())?;
         let path = self.path.trim();
         if path.is_empty() {
-            return Err("type a file name first".into());
+            return Err(rust_i18n::t!("export.no_name").into_owned());
         }
         let text = export(&self.game.record, &self.meta(), format).map_err(|e| e.to_string())?;
         write_file(path, &text)?;
@@ -93,7 +93,8 @@ impl ExportForm {
 /// Writes the exported text to `path`.
 #[cfg(not(target_arch = "wasm32"))]
 fn write_file(path: &str, text: &str) -> Result<(), String> {
-    std::fs::write(path, text).map_err(|e| format!("could not write {path}: {e}"))
+    std::fs::write(path, text)
+        .map_err(|e| rust_i18n::t!("export.write_failed", path = path, error = e).into_owned())
 }
 
 /// Hands the exported text to the browser as a download named `path`.

@@ -9,6 +9,8 @@ use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2, pos2, v
 use tabula_shared::gomoku::{Gomoku, Point, Stone};
 use tabula_shared::seat::Seat;
 
+use crate::settings::GomokuStyle;
+
 /// Where the intersections of a board of `size` lie on the screen.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GomokuGeometry {
@@ -95,6 +97,45 @@ pub struct GomokuView {
     pub forbidden: Vec<Point>,
     /// Turn the board half a circle (the coordinates follow).
     pub flipped: bool,
+    /// The board's colours.
+    pub style: GomokuStyle,
+}
+
+/// The colours of one board style.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GomokuPalette {
+    /// The board.
+    pub board: Color32,
+    /// The streaks of grain over it, if any.
+    pub grain: Option<Color32>,
+    /// The grid lines and star points.
+    pub line: Color32,
+    /// The coordinates.
+    pub label: Color32,
+}
+
+/// The colours of `style`.
+pub fn palette(style: GomokuStyle) -> GomokuPalette {
+    match style {
+        GomokuStyle::Wood => GomokuPalette {
+            board: WOOD,
+            grain: Some(Color32::from_rgba_unmultiplied(160, 110, 60, 18)),
+            line: Color32::from_rgb(70, 45, 20),
+            label: Color32::from_rgb(60, 40, 20),
+        },
+        GomokuStyle::Plain => GomokuPalette {
+            board: Color32::from_rgb(238, 238, 232),
+            grain: None,
+            line: Color32::from_rgb(40, 40, 40),
+            label: Color32::from_rgb(70, 70, 70),
+        },
+        GomokuStyle::Dark => GomokuPalette {
+            board: Color32::from_rgb(78, 86, 98),
+            grain: None,
+            line: Color32::from_rgb(170, 178, 190),
+            label: Color32::from_rgb(205, 212, 222),
+        },
+    }
 }
 
 /// The star points for a board size (the standard handicap points).
@@ -140,9 +181,10 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     let geo = GomokuGeometry::fit(response.rect, game.size()).with_flip(view.flipped);
     let size = game.size();
 
-    // Wood and frame.
-    painter.rect_filled(geo.rect, 6.0, WOOD);
-    for i in 0..8 {
+    // The board, with its grain.
+    let colours = palette(view.style);
+    painter.rect_filled(geo.rect, 6.0, colours.board);
+    for i in (0..8).filter(|_| colours.grain.is_some()) {
         let y = geo.rect.top() + geo.rect.height() * (i as f32 + 0.5) / 8.0;
         painter.line_segment(
             [
@@ -151,11 +193,11 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
             ],
             Stroke::new(
                 geo.rect.height() / 30.0,
-                Color32::from_rgba_unmultiplied(160, 110, 60, 18),
+                colours.grain.unwrap_or(Color32::TRANSPARENT),
             ),
         );
     }
-    let line = Stroke::new(1.0, Color32::from_rgb(70, 45, 20));
+    let line = Stroke::new(1.0, colours.line);
     let last = f32::from(size - 1);
     for i in 0..size {
         let a = geo.to_screen(Point::new(i, 0));
@@ -170,7 +212,7 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
         painter.circle_filled(geo.to_screen(p), geo.cell * 0.1, line.color);
     }
     let font = FontId::proportional((geo.cell * 0.4).clamp(8.0, 16.0));
-    let label = Color32::from_rgb(60, 40, 20);
+    let label = colours.label;
     // Column letters along the bottom edge and row numbers along the left
     // one, whichever way the board is turned.
     let near = if geo.flipped { size - 1 } else { 0 };
@@ -308,6 +350,7 @@ mod tests {
                 line: Vec::new(),
                 forbidden: Vec::new(),
                 flipped: false,
+                style: GomokuStyle::Wood,
             };
             let mut h = egui_kittest::Harness::builder()
                 .with_size([400.0, 400.0])
@@ -350,6 +393,7 @@ mod tests {
             line: Vec::new(),
             forbidden: Vec::new(),
             flipped: false,
+            style: GomokuStyle::Wood,
         };
         let area = std::cell::Cell::new(Rect::NOTHING);
         let mut h = egui_kittest::Harness::builder()

@@ -32,7 +32,10 @@ pub mod dice_check;
 pub mod download;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod embedded;
+pub mod error_text;
 pub mod export;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod file_picker;
 pub mod fonts;
 pub mod gomoku_view;
 pub mod invite;
@@ -43,6 +46,8 @@ pub mod probe;
 pub mod replay;
 pub mod room;
 pub mod settings;
+pub mod sound;
+pub mod speaker;
 mod translations;
 
 pub use app::{Command, TabulaApp};

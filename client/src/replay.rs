@@ -182,9 +182,26 @@ pub fn last_play(actions: &[BgAction]) -> Option<String> {
     let [a, b] = last_roll(&actions[..i])?;
     let (high, low) = (a.max(b), a.min(b));
     if play.moves.is_empty() {
-        return Some(format!("{} {high}-{low}: cannot move", side_name(*side)));
+        return Some(
+            t!(
+                "moves.last_cannot_move",
+                side = side_name(*side),
+                high = high,
+                low = low
+            )
+            .into_owned(),
+        );
     }
-    Some(format!("{} {high}-{low}: {play}", side_name(*side)))
+    Some(
+        t!(
+            "moves.last_play",
+            side = side_name(*side),
+            high = high,
+            low = low,
+            play = play
+        )
+        .into_owned(),
+    )
 }
 
 /// One readable line per action of `record`, as the replay lists them (the
@@ -230,16 +247,16 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
                     }
                     GomokuAction::Choose { seat, choice } => {
                         let who = if *seat == Seat::First {
-                            "First player"
+                            t!("moves.first_player")
                         } else {
-                            "Second player"
+                            t!("moves.second_player")
                         };
                         let what = match choice {
-                            Swap2Choice::PlayBlack => "plays black",
-                            Swap2Choice::PlayWhite => "plays white",
-                            Swap2Choice::PlaceTwo => "places two more",
+                            Swap2Choice::PlayBlack => t!("moves.plays_black"),
+                            Swap2Choice::PlayWhite => t!("moves.plays_white"),
+                            Swap2Choice::PlaceTwo => t!("moves.places_two"),
                         };
-                        format!("{who} {what}")
+                        t!("moves.chooses", who = who, what = what).into_owned()
                     }
                 });
                 states.push(LiveGame::Gomoku(game.clone()));
@@ -265,57 +282,70 @@ fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String
                 }
                 let mut line = match action {
                     BgAction::OpeningRoll { white, black } => {
-                        let mut s = format!("Opening roll: White {white}, Black {black}");
                         if white == black {
-                            s.push_str(" (tie, again)");
+                            t!("moves.opening_tie", white = white, black = black).into_owned()
+                        } else {
+                            t!("moves.opening", white = white, black = black).into_owned()
                         }
-                        s
                     }
                     BgAction::Roll { side, dice } => {
-                        let mut s = format!("{} rolls {}-{}", side_name(*side), dice[0], dice[1]);
-                        if !matches!(game.phase(), GamePhase::Moving { .. }) {
-                            s.push_str(" (no move)");
-                        }
-                        s
+                        let key = if matches!(game.phase(), GamePhase::Moving { .. }) {
+                            "moves.rolls"
+                        } else {
+                            "moves.rolls_no_move"
+                        };
+                        t!(key, side = side_name(*side), a = dice[0], b = dice[1]).into_owned()
                     }
                     BgAction::Play { side, play } => {
                         if play.moves.is_empty() {
-                            format!("{} cannot move", side_name(*side))
+                            t!("moves.cannot_move", side = side_name(*side)).into_owned()
                         } else {
-                            format!("{} {play}", side_name(*side))
+                            t!("moves.play", side = side_name(*side), play = play).into_owned()
                         }
                     }
-                    BgAction::Double { side } => format!(
-                        "{} Doubles to {}",
-                        side_name(*side),
-                        u32::from(cube_before) * 2
-                    ),
-                    BgAction::Take { side } => format!("{} Takes", side_name(*side)),
-                    BgAction::Drop { side } => format!("{} Drops", side_name(*side)),
-                    BgAction::Resign { side, value } => format!(
-                        "{} resigns {}",
-                        side_name(*side),
-                        match value {
-                            ResignKind::Single => "a single game",
-                            ResignKind::Gammon => "a gammon",
-                            ResignKind::Backgammon => "a backgammon",
+                    BgAction::Double { side } => t!(
+                        "moves.doubles",
+                        side = side_name(*side),
+                        value = u32::from(cube_before) * 2
+                    )
+                    .into_owned(),
+                    BgAction::Take { side } => {
+                        t!("moves.takes", side = side_name(*side)).into_owned()
+                    }
+                    BgAction::Drop { side } => {
+                        t!("moves.drops", side = side_name(*side)).into_owned()
+                    }
+                    BgAction::Resign { side, value } => t!(
+                        "moves.resigns",
+                        side = side_name(*side),
+                        what = match value {
+                            ResignKind::Single => t!("moves.a_single"),
+                            ResignKind::Gammon => t!("moves.a_gammon"),
+                            ResignKind::Backgammon => t!("moves.a_backgammon"),
                         }
-                    ),
-                    BgAction::NextGame => format!("Game {} begins", game.game_number()),
+                    )
+                    .into_owned(),
+                    BgAction::NextGame => {
+                        t!("moves.game_begins", n = game.game_number()).into_owned()
+                    }
                 };
                 match *game.phase() {
-                    GamePhase::GameOver { winner, points, .. } => line.push_str(&format!(
-                        " — {} wins {points} point{}",
-                        side_name(winner),
-                        if points == 1 { "" } else { "s" }
-                    )),
+                    GamePhase::GameOver { winner, points, .. } => {
+                        let key = if points == 1 {
+                            "moves.wins_point"
+                        } else {
+                            "moves.wins_points"
+                        };
+                        line.push_str(&t!(key, side = side_name(winner), points = points));
+                    }
                     GamePhase::MatchOver { winner } => {
                         let points = game.last_result().map_or(0, |r| r.points);
-                        line.push_str(&format!(
-                            " — {} wins {points} point{} and the match",
-                            side_name(winner),
-                            if points == 1 { "" } else { "s" }
-                        ));
+                        let key = if points == 1 {
+                            "moves.wins_point_match"
+                        } else {
+                            "moves.wins_points_match"
+                        };
+                        line.push_str(&t!(key, side = side_name(winner), points = points));
                     }
                     _ => {}
                 }

@@ -12,8 +12,9 @@ use web_time::Instant;
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult, OfferKind,
-    PendingOffer, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot, RoomStatus, RoomSummary,
+    ActionRecord, AiLevel, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult,
+    OfferKind, PendingOffer, PlayerInfo, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot,
+    RoomStatus, RoomSummary,
 };
 use tabula_shared::seat::Seat;
 
@@ -290,17 +291,9 @@ impl Room {
                 }
             }
             RoomEvent::SpectatorsMuted { muted } => self.spectators_muted = muted,
-            RoomEvent::Passed { seat, dice, .. } => {
-                updates.push(RoomUpdate::Notice(
-                    t!(
-                        "notice.passed",
-                        name = self.player_name(seat),
-                        high = dice[0].max(dice[1]),
-                        low = dice[0].min(dice[1])
-                    )
-                    .into(),
-                ));
-            }
+            // The client sees the pass in the roll itself (the rules replay
+            // it) and says so there; the event is for clients without rules.
+            RoomEvent::Passed { .. } => {}
             RoomEvent::DiceSeed { seat, seed } => {
                 if let Some(Some(proof)) = self.record.as_mut().and_then(GameRecord::dice_mut) {
                     proof.player_seeds[side_of(seat).index()] = seed;
@@ -364,12 +357,15 @@ impl Room {
                     side: side.opponent(),
                 })
         {
-            updates.push(RoomUpdate::Notice(format!(
-                "{} rolled {}-{}: no legal move",
-                side_name(*side),
-                dice[0],
-                dice[1]
-            )));
+            updates.push(RoomUpdate::Notice(
+                t!(
+                    "notice.no_legal_move",
+                    side = side_name(*side),
+                    a = dice[0],
+                    b = dice[1]
+                )
+                .into_owned(),
+            ));
         }
     }
 
@@ -387,7 +383,7 @@ impl Room {
             .as_ref()
             .and_then(|s| s.seats.iter().find(|i| i.seat == seat))
             .and_then(|i| i.player.as_ref())
-            .map_or_else(|| "(empty)".to_string(), |p| p.name.clone())
+            .map_or_else(|| t!("room.empty").into_owned(), display_name)
     }
 
     /// Whether the opponent is the built-in AI.
@@ -473,52 +469,68 @@ pub fn truncate(record: &mut GameRecord, count: usize) {
     record.truncate(record.len().saturating_sub(count));
 }
 
+/// The name shown for a player: an AI by its level in the interface's
+/// language ("Intermediate AI", "中级 AI"), a person as they named
+/// themselves.
+pub fn display_name(player: &PlayerInfo) -> String {
+    let Some(level) = player.ai else {
+        return player.name.clone();
+    };
+    let level = match level {
+        AiLevel::Beginner => t!("level.beginner"),
+        AiLevel::Intermediate => t!("level.intermediate"),
+        AiLevel::Expert => t!("level.expert"),
+    };
+    t!("board.ai_level", level = level).into_owned()
+}
+
 /// A readable name for an offer.
-pub fn offer_name(kind: OfferKind) -> &'static str {
+pub fn offer_name(kind: OfferKind) -> String {
     match kind {
-        OfferKind::Draw => "a draw",
-        OfferKind::Takeback => "a takeback",
-        OfferKind::Rematch => "a rematch",
-        OfferKind::Resign => "a resignation",
+        OfferKind::Draw => t!("offer.a_draw"),
+        OfferKind::Takeback => t!("offer.a_takeback"),
+        OfferKind::Rematch => t!("offer.a_rematch"),
+        OfferKind::Resign => t!("offer.a_resignation"),
     }
+    .into_owned()
 }
 
 /// What a resignation gives up: "a single game", "a gammon", "a backgammon".
-fn resign_value(offer: &PendingOffer) -> &'static str {
+fn resign_value(offer: &PendingOffer) -> String {
     match offer.value.unwrap_or(ResignKind::Single) {
-        ResignKind::Single => "a single game",
-        ResignKind::Gammon => "a gammon",
-        ResignKind::Backgammon => "a backgammon",
+        ResignKind::Single => t!("moves.a_single"),
+        ResignKind::Gammon => t!("moves.a_gammon"),
+        ResignKind::Backgammon => t!("moves.a_backgammon"),
     }
+    .into_owned()
 }
 
 /// The other player's offer, as told to us: "Bob asks for a draw", "Bob
 /// offers to resign a gammon".
 pub fn offer_made_text(offer: &PendingOffer, who: &str) -> String {
     match offer.kind {
-        OfferKind::Resign => format!("{who} offers to resign {}", resign_value(offer)),
-        kind => format!("{who} asks for {}", offer_name(kind)),
+        OfferKind::Resign => {
+            t!("offer.offers_resign", who = who, what = resign_value(offer)).into_owned()
+        }
+        kind => t!("offer.asks_for", who = who, what = offer_name(kind)).into_owned(),
     }
 }
 
 /// Our own offer, waiting for an answer.
 pub fn own_offer_text(offer: &PendingOffer) -> String {
     match offer.kind {
-        OfferKind::Resign => format!("You offered to resign {}; waiting…", resign_value(offer)),
-        kind => format!("You asked for {}; waiting…", offer_name(kind)),
+        OfferKind::Resign => t!("offer.own_resign", what = resign_value(offer)).into_owned(),
+        kind => t!("offer.own_ask", what = offer_name(kind)).into_owned(),
     }
 }
 
 /// Our own offer, declined (or withdrawn by a move).
 pub fn offer_declined_text(offer: &PendingOffer) -> String {
     match offer.kind {
-        OfferKind::Draw => "Your draw offer was declined".into(),
-        OfferKind::Takeback => "Your takeback request was declined".into(),
-        OfferKind::Rematch => "Your rematch request was declined".into(),
-        OfferKind::Resign => format!(
-            "Your resignation of {} was refused: play on",
-            resign_value(offer)
-        ),
+        OfferKind::Draw => t!("offer.draw_declined").into_owned(),
+        OfferKind::Takeback => t!("offer.takeback_declined").into_owned(),
+        OfferKind::Rematch => t!("offer.rematch_declined").into_owned(),
+        OfferKind::Resign => t!("offer.resign_refused", what = resign_value(offer)).into_owned(),
     }
 }
 
@@ -529,24 +541,33 @@ pub fn game_end_text(game: &BgMatch) -> Option<String> {
     use tabula_shared::backgammon::{EndReason, GameResultKind};
     let last = game.last_result()?;
     let kind = match last.kind {
-        GameResultKind::Single => "a single game",
-        GameResultKind::Gammon => "a gammon",
-        GameResultKind::Backgammon => "a backgammon",
+        GameResultKind::Single => t!("moves.a_single"),
+        GameResultKind::Gammon => t!("moves.a_gammon"),
+        GameResultKind::Backgammon => t!("moves.a_backgammon"),
     };
     let how = match last.reason {
-        EndReason::Dropped => ": the double was dropped",
-        EndReason::Resigned => ": resignation accepted",
-        EndReason::BearOff => ": all checkers borne off",
+        EndReason::Dropped => t!("notice.end_dropped"),
+        EndReason::Resigned => t!("notice.end_resigned"),
+        EndReason::BearOff => t!("notice.end_borne_off"),
     };
-    let unit = if last.points == 1 { "point" } else { "points" };
+    let key = if last.points == 1 {
+        "notice.game_end_point"
+    } else {
+        "notice.game_end_points"
+    };
     let score = game.score();
-    Some(format!(
-        "{} wins {kind} ({} {unit}){how}. Score: White {} · Black {}",
-        side_name(last.winner),
-        last.points,
-        score[0],
-        score[1]
-    ))
+    Some(
+        t!(
+            key,
+            side = side_name(last.winner),
+            kind = kind,
+            points = last.points,
+            how = how,
+            white = score[0],
+            black = score[1]
+        )
+        .into_owned(),
+    )
 }
 
 /// "White" or "Black".

@@ -47,6 +47,46 @@ pub struct Settings {
     pub auto_roll: bool,
     /// How fast the opponent's checkers move: 0.5 (slow) to 3 (fast).
     pub animation_speed: f32,
+    /// Backgammon, as in gnubg: a click on a checker moves it by the larger
+    /// die at once (a right click, by the smaller). Off: a click selects the
+    /// checker and a second click on a target moves it. A right click moves
+    /// by the smaller die either way; a drag goes anywhere either way. On by
+    /// default on the desktop, off in a browser.
+    pub die_clicks: bool,
+    /// Backgammon: when the roll allows only one play, make it (and send
+    /// it when plays need no confirmation). A roll with no play passes by
+    /// the rules whatever this says.
+    pub auto_forced: bool,
+    /// The colours of the Gomoku board.
+    pub gomoku_style: GomokuStyle,
+    /// The colours of the Backgammon board.
+    pub bg_style: BgStyle,
+    /// Play the sounds (moves, hits, your turn, low time, game end).
+    pub sound: bool,
+}
+
+/// The colours of the Gomoku board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GomokuStyle {
+    /// Light wood, as a real goban.
+    #[default]
+    Wood,
+    /// Plain paper: pale grey, thin black lines.
+    Plain,
+    /// A dark board with light lines, easy on the eyes at night.
+    Dark,
+}
+
+/// The colours of the Backgammon board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BgStyle {
+    /// Green felt, red and cream points, a wooden frame.
+    #[default]
+    Classic,
+    /// Blue felt, navy and sand points, a grey frame.
+    Ocean,
 }
 
 /// The colour theme.
@@ -117,6 +157,13 @@ impl Default for Settings {
             confirm_moves: true,
             auto_roll: false,
             animation_speed: 1.0,
+            // A browser is often a touch screen, with no right click: a tap
+            // selects there unless the player asks for die clicks.
+            die_clicks: !cfg!(target_arch = "wasm32"),
+            auto_forced: false,
+            gomoku_style: GomokuStyle::Wood,
+            bg_style: BgStyle::Classic,
+            sound: true,
         }
     }
 }
@@ -155,7 +202,7 @@ pub struct CreateForm {
     pub increment: u32,
     /// Unlisted room, joined by code.
     pub private: bool,
-    /// A rated room (human opponents; both players registered).
+    /// A rated room (every human in it registered; against the AI, without takebacks).
     pub rated: bool,
 }
 
@@ -212,8 +259,9 @@ impl CreateForm {
                 increment_secs: self.increment,
             }),
             private: self.private,
-            takebacks: true,
-            rated: self.rated && !self.vs_ai,
+            // The AI grants every takeback, so a rated game against it has none.
+            takebacks: !(self.rated && self.vs_ai),
+            rated: self.rated,
         }
     }
 }
@@ -244,6 +292,11 @@ mod tests {
         assert_eq!(Language::Chinese.locale(None), "zh-CN");
         let old: Settings = serde_json::from_str(r#"{"name":"Bo"}"#).expect("decode");
         assert!(old.confirm_moves && !old.auto_roll);
+        assert!(old.die_clicks && old.sound);
+        assert_eq!(
+            (old.gomoku_style, old.bg_style),
+            (GomokuStyle::Wood, BgStyle::Classic)
+        );
         assert_eq!((old.theme, old.language), (Theme::System, Language::System));
     }
 
@@ -260,9 +313,15 @@ mod tests {
         assert!(matches!(o.game, GameOptions::Backgammon(c) if c.length == 5 && c.cube));
         assert_eq!(o.time_control.map(|t| t.initial_secs), Some(180));
         f.rated = true;
-        assert!(!f.options().rated, "never rated against the AI");
+        let against_the_ai = f.options();
+        assert!(against_the_ai.rated, "rated against the AI's fixed rating");
+        assert!(
+            !against_the_ai.takebacks,
+            "the AI would grant every takeback"
+        );
         f.vs_ai = false;
         assert_eq!(f.options().opponent, Opponent::Human);
         assert!(f.options().rated);
+        assert!(f.options().takebacks);
     }
 }

@@ -50,6 +50,73 @@ mod tests {
         );
     }
 
+    /// Every key the code names (in `t!` or in a table of keys) is in the
+    /// locale file: a key missing there would show as the key itself. The
+    /// sources are read from disk, so a new file is checked too.
+    #[test]
+    fn every_key_the_code_uses_is_translated() {
+        let entries = entries();
+        let keys: std::collections::BTreeSet<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+        let sections: std::collections::BTreeSet<&str> =
+            keys.iter().filter_map(|k| k.split('.').next()).collect();
+        let mut files = vec![std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src"
+        ))];
+        let mut used = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                for entry in std::fs::read_dir(&path).expect("read the sources") {
+                    files.push(entry.expect("a directory entry").path());
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("read a source");
+            // Only the code: the tests below a file's `#[cfg(test)] mod`
+            // name files and ids that look like keys.
+            let code = text.split("#[cfg(test)]\nmod").next().unwrap_or(&text);
+            for literal in code.split('"').skip(1).step_by(2) {
+                let looks_like_key = literal.split_once('.').is_some_and(|(section, rest)| {
+                    sections.contains(section)
+                        && !rest.is_empty()
+                        && literal.chars().all(|c| {
+                            c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.'
+                        })
+                });
+                if looks_like_key {
+                    used.push((literal.to_string(), path.display().to_string()));
+                }
+            }
+        }
+        assert!(used.len() > 300, "{} keys found in the code", used.len());
+        let missing: Vec<_> = used
+            .iter()
+            .filter(|(k, _)| !keys.contains(k.as_str()))
+            .collect();
+        assert!(missing.is_empty(), "keys not in app.yml: {missing:?}");
+        // The server's typed errors: each code a sentence of its own in
+        // Chinese, the server's words in English.
+        assert_eq!(
+            t!(
+                "error.room_full",
+                locale = "zh-CN",
+                message = "the room is full"
+            ),
+            "房间已满"
+        );
+        assert_eq!(
+            t!(
+                "error.room_full",
+                locale = "en",
+                message = "the room is full"
+            ),
+            "the room is full"
+        );
+    }
+
     /// Issue 26 #3 for our own words: the Chinese interface needs every one
     /// of its characters in the bundled font.
     #[test]

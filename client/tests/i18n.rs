@@ -31,6 +31,21 @@ fn settings_switch_to_chinese_and_dark() {
         "the Connect button in Chinese"
     );
     assert!(h.query_by_label("Connect").is_none());
+    // The new settings read in Chinese too, and work.
+    for label in ["播放音效", "自动走唯一着法", "单击棋子即按骰子走", "海蓝"]
+    {
+        assert!(h.query_by_label(label).is_some(), "no {label}");
+    }
+    assert_eq!(h.query_all_by_label("棋盘：").count(), 2);
+    h.get_by_label("夜间").click();
+    h.run_steps(3);
+    assert_eq!(
+        h.state().settings.gomoku_style,
+        tabula_client::settings::GomokuStyle::Dark
+    );
+    h.get_by_label("播放音效").click();
+    h.run_steps(3);
+    assert!(!h.state().settings.sound, "muted");
     h.get_by_label("深色").click();
     h.run_steps(3);
     assert_eq!(h.ctx.theme(), egui::Theme::Dark);

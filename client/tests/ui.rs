@@ -73,6 +73,9 @@ fn app(server: &Server, name: &str) -> Harness<'static, TabulaApp> {
     let settings = Settings {
         name: name.into(),
         address: server.addr.to_string(),
+        // These tests build a play by clicking a checker, then its target
+        // (app/tests/bg_clicks.rs covers gnubg's die clicks).
+        die_clicks: false,
         ..Settings::default()
     };
     let app = TabulaApp::new(settings, || {});
@@ -1169,4 +1172,72 @@ fn seed_screenshot_data() {
     wait_until(&mut ada, "the end", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
     });
+}
+
+/// Fills a server's data directory with two games in progress for the room
+/// screenshots in `docs/screenshots/` (`room-*`): Ada's Gomoku against the
+/// AI and Bea's Backgammon against the AI, each waiting for its player.
+/// Their resume tokens go to `$TABULA_SEED_DIR/tokens.json`; a client that
+/// has a token for the server rejoins its room on launch:
+/// `TABULA_SEED_DIR=/tmp/rooms cargo test -p tabula-client --test ui
+/// room_screenshot -- --ignored`, then `tabula-server --data-dir /tmp/rooms`.
+#[test]
+#[ignore = "writes a data directory for screenshots"]
+fn room_screenshot_data() {
+    let dir = std::env::var("TABULA_SEED_DIR").expect("TABULA_SEED_DIR");
+    let (addr, _stop) = serve(
+        std::path::Path::new(&dir),
+        "127.0.0.1:0".parse().expect("addr"),
+    );
+    let server = Server {
+        addr,
+        _stop,
+        _tmp: tempfile::tempdir().expect("temp dir"),
+    };
+    let mut ada = app(&server, "Ada");
+    connect(&mut ada);
+    create_gomoku_vs_ai(&mut ada);
+    for p in [(7, 7), (8, 6), (6, 8), (9, 7), (6, 6)] {
+        let p = Point::new(p.0, p.1);
+        let taken = |a: &TabulaApp| match a.room().and_then(|r| r.live.as_ref()) {
+            Some(LiveGame::Gomoku(g)) => g.get(p).is_some(),
+            _ => true,
+        };
+        if taken(ada.state()) {
+            continue;
+        }
+        let before = gomoku_moves(ada.state());
+        place(&mut ada, p);
+        wait_until(&mut ada, "the AI's answer", |a| {
+            gomoku_moves(a) >= before + 2
+        });
+    }
+    let mut bea = app(&server, "Bea");
+    connect(&mut bea);
+    let form = &mut bea.state_mut().settings.create;
+    form.game = tabula_shared::protocol::GameKind::Backgammon;
+    form.vs_ai = true;
+    form.colour = tabula_shared::protocol::ColourChoice::White;
+    click_label(&mut bea, "Create room…");
+    click_label(&mut bea, "Create");
+    play_bg_turns(&mut bea, 3);
+    wait_until(&mut bea, "our roll", |a| {
+        !a.animating()
+            && matches!(
+                bg_phase(a),
+                Some(GamePhase::AwaitingRoll { side: Side::White })
+            )
+    });
+    click_label(&mut bea, "Roll");
+    wait_until(&mut bea, "our dice", |a| a.turn().is_some());
+    let token = |h: &Harness<'_, TabulaApp>| {
+        h.state()
+            .settings
+            .tokens
+            .get(&server.addr.to_string())
+            .cloned()
+            .expect("a token")
+    };
+    let tokens = serde_json::json!({ "Ada": token(&ada), "Bea": token(&bea) });
+    std::fs::write(format!("{dir}/tokens.json"), tokens.to_string()).expect("write tokens");
 }

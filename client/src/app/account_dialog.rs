@@ -42,7 +42,11 @@ fn register_error(code: ErrorCode, message: &str) -> String {
         ErrorCode::NameTaken => t!("account.name_taken").into(),
         ErrorCode::WeakPassword => t!("account.weak").into(),
         ErrorCode::AlreadyRegistered => t!("account.already").into(),
-        _ => t!("account.failed", message = message).into(),
+        _ => t!(
+            "account.failed",
+            message = crate::error_text::error_text(code, message)
+        )
+        .into(),
     }
 }
 

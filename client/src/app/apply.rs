@@ -51,6 +51,7 @@ impl TabulaApp {
             Command::ExportGame(_)
             | Command::ExportReplay
             | Command::ExportFormat(_)
+            | Command::ChooseExportPath
             | Command::SaveExport
             | Command::CloseExport => self.apply_export(command),
             Command::PlaceStone(_)
@@ -157,6 +158,7 @@ impl TabulaApp {
     fn apply_room(&mut self, command: Command) {
         let requests = &mut self.requests;
         let room = &mut self.room;
+        let die_clicks = self.settings.die_clicks;
         match command {
             Command::PlaceStone(point) => room.act(requests, PlayerAction::Place { point }),
             Command::ChooseSwap2(choice) => room.act(requests, PlayerAction::Choose { choice }),
@@ -166,7 +168,7 @@ impl TabulaApp {
             Command::DropCube => room.act(requests, PlayerAction::Drop),
             Command::Board(input) => {
                 if let Some(turn) = &mut room.bg {
-                    turn.input(input);
+                    turn.input(input, die_clicks);
                 }
             }
             Command::UndoHop => {
@@ -287,6 +289,14 @@ impl TabulaApp {
             Command::ExportFormat(format) => {
                 if let Some(form) = &mut self.export {
                     form.set_format(format);
+                }
+            }
+            Command::ChooseExportPath =>
+            {
+                #[cfg(not(target_arch = "wasm32"))]
+                if let Some(form) = &self.export {
+                    self.file_picker
+                        .open(std::path::Path::new(form.path.trim()));
                 }
             }
             Command::SaveExport => {

@@ -1,6 +1,7 @@
 //! What the app does by itself for the player when the settings ask it to:
-//! roll when no double is possible (auto-roll), and send a complete
-//! Backgammon play without waiting for Confirm (move confirmation off).
+//! roll when no double is possible (auto-roll), make the only play a roll
+//! allows (forced plays), and send a complete Backgammon play without
+//! waiting for Confirm (move confirmation off).
 
 use tabula_shared::backgammon::GamePhase;
 
@@ -30,6 +31,19 @@ impl TabulaApp {
         let roll = self.settings.auto_roll
             && *game.phase() == GamePhase::AwaitingRoll { side: me }
             && !game.can_double(me);
+        let forced = match game.legal_plays().as_slice() {
+            [only] if self.settings.auto_forced => Some(only.clone()),
+            _ => None,
+        };
+        if let (Some(play), Some(turn)) = (forced, self.room.bg.as_mut())
+            && turn.make(&play)
+        {
+            self.autoplayed = Some(key);
+            if !self.settings.confirm_moves {
+                self.apply(Command::ConfirmPlay);
+            }
+            return;
+        }
         let send = !self.settings.confirm_moves
             && self
                 .room

@@ -31,6 +31,22 @@ impl BgTurn {
         }
     }
 
+    /// Builds `play` hop by hop, if nothing is built yet; returns whether
+    /// the whole play was made (else it is taken back, and the builder is
+    /// as it was).
+    pub(super) fn make(&mut self, play: &Play) -> bool {
+        if self.sent || !self.builder.hops().is_empty() {
+            return false;
+        }
+        for m in &play.moves {
+            if !self.builder.hop(m.from, m.to) {
+                while self.builder.undo() {}
+                return false;
+            }
+        }
+        self.builder.is_complete()
+    }
+
     /// Takes back the last hop, unless the play is already sent.
     pub(super) fn undo(&mut self) {
         if !self.sent {
@@ -49,12 +65,20 @@ impl BgTurn {
     }
 
     /// Applies a click or drag on the board: select a checker, or move the
-    /// selected one.
-    pub(super) fn input(&mut self, input: BoardInput) {
+    /// selected one. With `die_clicks` (gnubg's way), a click on a checker
+    /// moves it at once by the larger die; a right click always moves it by
+    /// the smaller die (each by the other die when that one cannot move it).
+    pub(super) fn input(&mut self, input: BoardInput, die_clicks: bool) {
         if self.sent {
             return;
         }
         match input {
+            BoardInput::Click(loc) if die_clicks && self.selected.is_none() => {
+                self.move_by_die(loc, true);
+            }
+            BoardInput::SecondaryClick(loc) => {
+                self.move_by_die(loc, false);
+            }
             BoardInput::Click(loc) => {
                 let n = loc.number();
                 if let Some(from) = self.selected
@@ -86,6 +110,22 @@ impl BgTurn {
                 }
             }
         }
+    }
+
+    /// Moves the checker on `loc` by one die: the larger first when
+    /// `larger`, else the smaller first; the other die when the first
+    /// cannot move it (blocked, or not a legal full play). Returns whether
+    /// a checker moved.
+    fn move_by_die(&mut self, loc: Loc, larger: bool) -> bool {
+        self.selected = None;
+        let from = loc.number();
+        let mut dice = self.builder.dice_left();
+        dice.sort_unstable();
+        dice.dedup();
+        if larger {
+            dice.reverse();
+        }
+        dice.into_iter().any(|die| self.builder.hop_die(from, die))
     }
 }
 

@@ -15,6 +15,7 @@ use super::room_screen::RoomScreen;
 use crate::bg_view::{self, BgGeometry, BgView, Loc, abs_index};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::room::Room;
+use crate::settings::{BgStyle, GomokuStyle};
 
 /// Seconds per animated checker hop.
 const HOP_SECS: f32 = 0.25;
@@ -30,8 +31,10 @@ impl RoomScreen {
     ) -> Vec<Command> {
         let viewer = self.bg_viewer();
         let my_side = self.my_side();
+        let styles = (self.gomoku_style, self.bg_style);
         if let Some((_, game)) = &self.look_back {
-            looked_back(ui, game, viewer, show_numbers, gomoku_geometry, bg_geometry);
+            let geometries = (gomoku_geometry, bg_geometry);
+            looked_back(ui, game, viewer, show_numbers, styles, geometries);
             return Vec::new();
         }
         let Some(room) = &self.room else {
@@ -40,13 +43,15 @@ impl RoomScreen {
         match &room.live {
             Some(LiveGame::Gomoku(game)) => {
                 let forbidden = &mut self.forbidden;
-                gomoku_board(ui, room, game, show_numbers, forbidden, gomoku_geometry)
+                let look = (show_numbers, styles.0);
+                gomoku_board(ui, room, game, look, forbidden, gomoku_geometry)
             }
             Some(LiveGame::Backgammon(game)) => {
                 let mut view = BgView {
                     viewer: Some(viewer),
                     cube: game.config().cube.then_some(game.cube()),
                     last_move: last_hops(room, viewer),
+                    style: styles.1,
                     ..BgView::default()
                 };
                 let mut out = Vec::new();
@@ -90,7 +95,7 @@ impl RoomScreen {
                 out
             }
             None => {
-                ui.centered_and_justified(|ui| ui.label("Waiting for the game…"));
+                ui.centered_and_justified(|ui| ui.label(rust_i18n::t!("room.waiting_for_game")));
                 Vec::new()
             }
         }
@@ -104,8 +109,8 @@ fn looked_back(
     game: &LiveGame,
     viewer: Side,
     show_numbers: bool,
-    gomoku_geometry: &mut Option<GomokuGeometry>,
-    bg_geometry: &mut Option<BgGeometry>,
+    (gomoku_style, bg_style): (GomokuStyle, BgStyle),
+    (gomoku_geometry, bg_geometry): (&mut Option<GomokuGeometry>, &mut Option<BgGeometry>),
 ) {
     let rect = ui.available_rect_before_wrap();
     match game {
@@ -116,6 +121,7 @@ fn looked_back(
                 line: Vec::new(),
                 forbidden: Vec::new(),
                 flipped: false,
+                style: gomoku_style,
             };
             *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
             gomoku_view::show(ui, game, &view);
@@ -124,6 +130,7 @@ fn looked_back(
             let view = BgView {
                 viewer: Some(viewer),
                 cube: game.config().cube.then_some(game.cube()),
+                style: bg_style,
                 ..BgView::default()
             };
             *bg_geometry = Some(BgGeometry::fit(rect));
@@ -183,7 +190,7 @@ fn gomoku_board(
     ui: &mut Ui,
     room: &Room,
     game: &Gomoku,
-    show_numbers: bool,
+    (show_numbers, style): (bool, GomokuStyle),
     forbidden: &mut Option<(usize, Vec<Point>)>,
     geometry: &mut Option<GomokuGeometry>,
 ) -> Vec<Command> {
@@ -215,6 +222,7 @@ fn gomoku_board(
         line,
         forbidden: forbidden.as_ref().map(|f| f.1.clone()).unwrap_or_default(),
         flipped: false,
+        style,
     };
     let rect = ui.available_rect_before_wrap();
     *geometry = Some(GomokuGeometry::fit(rect, game.size()));

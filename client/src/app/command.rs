@@ -113,6 +113,8 @@ pub enum Command {
     ExportReplay,
     /// Choose the export window's file format.
     ExportFormat(ExportFormat),
+    /// Open the system's "Save as" dialog for the export file (desktop).
+    ChooseExportPath,
     /// Write the export file.
     SaveExport,
     /// Close the export window.

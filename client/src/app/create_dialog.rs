@@ -43,20 +43,17 @@ pub(super) fn create_dialog(
             seating(ui, f);
             clock(ui, f);
             ui.checkbox(&mut f.private, t!("ui.private_join_by_code"));
-            // Always there (greyed against the AI), so that the rows do not
+            // Always there (greyed for guests), so that the rows do not
             // move when the opponent changes.
-            let mut rated = f.rated && registered && !f.vs_ai;
+            let mut rated = f.rated && registered;
             let response = ui
-                .add_enabled(
-                    registered && !f.vs_ai,
-                    egui::Checkbox::new(&mut rated, t!("ui.rated")),
-                )
-                .on_hover_text(t!("ui.the_result_changes_both_players_ratings"))
-                .on_disabled_hover_text(if f.vs_ai {
-                    "Games against the AI are not rated"
+                .add_enabled(registered, egui::Checkbox::new(&mut rated, t!("ui.rated")))
+                .on_hover_text(if f.vs_ai {
+                    t!("create.rated_against_the_ai")
                 } else {
-                    "Rated games are for registered names: register yours under Account…"
-                });
+                    t!("ui.the_result_changes_both_players_ratings")
+                })
+                .on_disabled_hover_text(t!("create.rated_needs_account"));
             if response.changed() {
                 f.rated = rated;
             }

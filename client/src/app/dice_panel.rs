@@ -17,10 +17,6 @@ use super::labels::WARN;
 /// one that low about once in a hundred tests.
 pub(super) const LOW_P: f64 = 0.01;
 
-/// The one-line explanation of what the p-values mean.
-pub(super) const EXPLANATION: &str = "Each p-value is the chance that fair dice look at least this \
-     uneven: a p-value above 0.01 is what fair dice give almost always.";
-
 /// The dice statistics screen's state.
 #[derive(Default)]
 pub(super) struct DicePanel {
@@ -38,7 +34,11 @@ impl DicePanel {
                 out.push(Command::ShowScreen(Screen::Dice));
             }
         });
-        ui.label(RichText::new(EXPLANATION).small().color(Color32::GRAY));
+        ui.label(
+            RichText::new(t!("dice.explanation"))
+                .small()
+                .color(Color32::GRAY),
+        );
         ui.separator();
         let Some(report) = &self.report else {
             ui.horizontal(|ui| {
@@ -47,15 +47,15 @@ impl DicePanel {
             });
             return out;
         };
-        ui.label(format!(
-            "{} finished Backgammon game{} on this server.",
-            report.games,
-            if report.games == 1 { "" } else { "s" }
-        ));
+        ui.label(if report.games == 1 {
+            t!("dice.games_one")
+        } else {
+            t!("dice.games", n = report.games)
+        });
         egui::ScrollArea::vertical().show(ui, |ui| {
             ui.columns(2, |cols| {
-                stats_section(&mut cols[0], "all", "All rolls on this server", &report.all);
-                stats_section(&mut cols[1], "yours", "Your rolls", &report.yours);
+                stats_section(&mut cols[0], "all", &t!("dice.all_rolls"), &report.all);
+                stats_section(&mut cols[1], "yours", &t!("dice.your_rolls"), &report.yours);
             });
         });
         out
@@ -70,21 +70,21 @@ fn stats_section(ui: &mut Ui, id: &str, title: &str, stats: &DiceStats) {
         ui.label(t!("ui.no_dice_yet"));
         return;
     }
-    ui.label(format!(
-        "{} dice, {} rolls of two dice",
-        stats.dice(),
-        stats.roll_count()
+    ui.label(t!(
+        "dice.counts",
+        dice = stats.dice(),
+        rolls = stats.roll_count()
     ));
     ui.add_space(4.0);
-    ui.label(RichText::new("Faces").strong());
+    ui.label(RichText::new(t!("dice.faces")).strong());
     let expected = stats.expected_per_face();
     egui::Grid::new(format!("faces_{id}"))
         .striped(true)
         .num_columns(3)
         .spacing([16.0, 2.0])
         .show(ui, |ui| {
-            for h in ["Face", "Seen", "Expected"] {
-                ui.label(RichText::new(h).strong());
+            for h in ["dice.face", "dice.seen", "dice.expected"] {
+                ui.label(RichText::new(t!(h)).strong());
             }
             ui.end_row();
             for (face, seen) in stats.faces.iter().enumerate() {
@@ -94,26 +94,26 @@ fn stats_section(ui: &mut Ui, id: &str, title: &str, stats: &DiceStats) {
                 ui.end_row();
             }
         });
-    test_line(ui, "faces", stats.face_test());
+    test_line(ui, &t!("dice.faces_test"), stats.face_test());
     ui.add_space(4.0);
-    ui.label(RichText::new("Doubles").strong());
-    ui.label(format!(
-        "{} of {} rolls (expected {:.1})",
-        stats.doubles(),
-        stats.roll_count(),
-        stats.expected_doubles()
+    ui.label(RichText::new(t!("dice.doubles")).strong());
+    ui.label(t!(
+        "dice.doubles_count",
+        doubles = stats.doubles(),
+        rolls = stats.roll_count(),
+        expected = format!("{:.1}", stats.expected_doubles())
     ));
-    test_line(ui, "doubles", stats.doubles_test());
+    test_line(ui, &t!("dice.doubles_test"), stats.doubles_test());
     ui.add_space(4.0);
-    ui.label(RichText::new("The 21 rolls").strong());
+    ui.label(RichText::new(t!("dice.the_21_rolls")).strong());
     let expected = stats.expected_rolls();
     egui::Grid::new(format!("rolls_{id}"))
         .striped(true)
         .num_columns(3)
         .spacing([16.0, 2.0])
         .show(ui, |ui| {
-            for h in ["Roll", "Seen", "Expected"] {
-                ui.label(RichText::new(h).strong());
+            for h in ["dice.roll", "dice.seen", "dice.expected"] {
+                ui.label(RichText::new(t!(h)).strong());
             }
             ui.end_row();
             for (((dice, _), seen), expected) in Dice::ALL_21.iter().zip(stats.rolls).zip(expected)
@@ -124,27 +124,25 @@ fn stats_section(ui: &mut Ui, id: &str, title: &str, stats: &DiceStats) {
                 ui.end_row();
             }
         });
-    test_line(ui, "rolls", stats.roll_test());
+    test_line(ui, &t!("dice.rolls_test"), stats.roll_test());
 }
 
 /// "Chi-square test (faces): p = 0.532", in the warning colour when low.
 fn test_line(ui: &mut Ui, what: &str, test: Option<ChiSquare>) {
     let Some(test) = test else {
-        ui.label(format!("Chi-square test ({what}): nothing to test yet"));
+        ui.label(t!("dice.test_nothing", what = what));
         return;
     };
-    let text = RichText::new(format!(
-        "Chi-square test ({what}): p = {}",
-        p_text(test.p_value)
-    ));
+    let text = RichText::new(t!("dice.test_p", what = what, p = p_text(test.p_value)));
     ui.label(if test.p_value < LOW_P {
         text.color(WARN)
     } else {
         text
     })
-    .on_hover_text(format!(
-        "χ² = {:.2} with {} degrees of freedom",
-        test.statistic, test.degrees_of_freedom
+    .on_hover_text(t!(
+        "dice.chi_square",
+        statistic = format!("{:.2}", test.statistic),
+        df = test.degrees_of_freedom
     ));
 }
 

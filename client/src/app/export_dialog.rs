@@ -20,12 +20,12 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
         .show(ctx, |ui| {
             let summary = &form.game.summary;
             let meta = form.meta();
-            ui.label(format!(
-                "{} · {} vs {} · {}",
-                game_name(summary.options.game.kind()),
-                meta.players[0],
-                meta.players[1],
-                meta.date.unwrap_or_default()
+            ui.label(t!(
+                "export.heading",
+                game = game_name(summary.options.game.kind()),
+                first = meta.players[0],
+                second = meta.players[1],
+                date = meta.date.unwrap_or_default()
             ));
             let formats = form.formats();
             if formats.is_empty() {
@@ -44,6 +44,11 @@ pub(super) fn export_dialog(ctx: &egui::Context, form: &mut ExportForm) -> Vec<C
                 let l = ui.label(t!("ui.file"));
                 ui.add(egui::TextEdit::singleline(&mut form.path).desired_width(420.0))
                     .labelled_by(l.id);
+                // The system's "Save as" dialog (a browser downloads instead).
+                #[cfg(not(target_arch = "wasm32"))]
+                if ui.button(t!("export.choose")).clicked() {
+                    out.push(Command::ChooseExportPath);
+                }
             });
             if ui.button(t!("ui.save")).clicked() {
                 out.push(Command::SaveExport);

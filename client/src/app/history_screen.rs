@@ -44,7 +44,7 @@ impl HistoryScreen {
             }
         });
         ui.label(
-            RichText::new("Newest first; times in UTC.")
+            RichText::new(t!("history.newest_first"))
                 .small()
                 .color(Color32::GRAY),
         );
@@ -133,16 +133,14 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
         .map_or_else(|| "?".to_string(), |p| p.name.clone());
     ui.label(opponent);
     let result = result_text(g, me);
-    let colour = if result.starts_with("Won") {
-        GOOD
-    } else if result.starts_with("Lost") {
-        BAD
-    } else {
-        ui.visuals().text_color()
+    let colour = match my_outcome(g, me) {
+        Some(true) => GOOD,
+        Some(false) => BAD,
+        None => ui.visuals().text_color(),
     };
     ui.label(RichText::new(result).color(colour));
     if g.options.rated {
-        ui.label(RichText::new("Rated").strong().color(RATED));
+        ui.label(RichText::new(t!("history.rated")).strong().color(RATED));
     } else {
         ui.label("—");
     }
@@ -152,16 +150,28 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
     out
 }
 
-fn reason_text(reason: EndReason) -> &'static str {
+fn reason_text(reason: EndReason) -> String {
     match reason {
-        EndReason::Rules => "",
-        EndReason::BoardFull => "board full",
-        EndReason::Resigned => "resigned",
-        EndReason::Dropped => "double dropped",
-        EndReason::DrawAgreed => "agreed",
-        EndReason::Timeout => "on time",
-        EndReason::Abandoned => "abandoned",
+        EndReason::Rules => return String::new(),
+        EndReason::BoardFull => t!("history.board_full"),
+        EndReason::Resigned => t!("history.resigned"),
+        EndReason::Dropped => t!("history.dropped"),
+        EndReason::DrawAgreed => t!("history.agreed"),
+        EndReason::Timeout => t!("history.on_time"),
+        EndReason::Abandoned => t!("history.abandoned"),
     }
+    .into_owned()
+}
+
+/// Whether `me` won (`Some(true)`) or lost (`Some(false)`) the game; `None`
+/// for a draw or a game `me` did not play.
+fn my_outcome(summary: &GameSummary, me: &str) -> Option<bool> {
+    let mine = summary
+        .seats
+        .iter()
+        .find(|s| s.player.as_ref().is_some_and(|p| p.id == me))?
+        .seat;
+    summary.result.winner.map(|w| w == mine)
 }
 
 fn seat_name(summary: &GameSummary, seat: Seat) -> String {
@@ -179,14 +189,14 @@ pub(super) fn result_text(summary: &GameSummary, me: &str) -> String {
         .map(|s| s.seat);
     let result = &summary.result;
     let mut text = match (result.winner, my_seat) {
-        (None, _) => "Draw".to_string(),
-        (Some(w), Some(m)) if w == m => "Won".to_string(),
-        (Some(_), Some(_)) => "Lost".to_string(),
-        (Some(w), None) => format!("{} won", seat_name(summary, w)),
+        (None, _) => t!("history.draw").into_owned(),
+        (Some(w), Some(m)) if w == m => t!("history.won").into_owned(),
+        (Some(_), Some(_)) => t!("history.lost").into_owned(),
+        (Some(w), None) => t!("history.someone_won", name = seat_name(summary, w)).into_owned(),
     };
     let reason = reason_text(result.reason);
     if !reason.is_empty() {
-        text.push_str(&format!(" ({reason})"));
+        text.push_str(&t!("history.how", reason = reason));
     }
     if let Some(score) = result.score {
         let mine = my_seat.map_or(0, |m| tabula_shared::seat::side_of(m).index());

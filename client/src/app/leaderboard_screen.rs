@@ -59,30 +59,28 @@ impl LeaderboardScreen {
         let week = period == LeaderboardPeriod::Week;
         if board.entries.is_empty() {
             ui.label(if week {
-                "Nobody played a rated game in the last 7 days."
+                t!("board.nobody_this_week")
             } else {
-                "No ratings yet: registered players get one from their first rated game."
+                t!("board.no_ratings_yet")
             });
         } else {
             egui::ScrollArea::vertical()
                 .max_height((ui.available_height() - 160.0).max(120.0))
                 .show(ui, |ui| table(ui, &board.entries, week, me));
             ui.label(
-                RichText::new(
-                    "? = provisional: few rated games yet, the rating is still a rough guess.",
-                )
-                .small()
-                .color(Color32::GRAY),
+                RichText::new(t!("board.provisional_note"))
+                    .small()
+                    .color(Color32::GRAY),
             );
         }
         ui.add_space(12.0);
-        ui.label(RichText::new("The AI levels, for comparison").strong());
+        ui.label(RichText::new(t!("board.ai_levels")).strong());
         egui::Grid::new("ai_ratings")
             .num_columns(2)
             .spacing([24.0, 4.0])
             .show(ui, |ui| {
                 for a in &board.ai {
-                    ui.label(format!("{} AI", level_name(a.level)));
+                    ui.label(t!("board.ai_level", level = level_name(a.level)));
                     ui.label(a.rating.to_string());
                     ui.end_row();
                 }
@@ -156,13 +154,10 @@ fn table(ui: &mut Ui, entries: &[LeaderboardEntry], week: bool, me: &str) {
                 });
                 if e.provisional {
                     ui.label(RichText::new(format!("{}?", e.rating)).italics())
-                        .on_hover_text(format!(
-                            "Provisional (deviation {}): few rated games yet",
-                            e.deviation
-                        ));
+                        .on_hover_text(t!("board.provisional", deviation = e.deviation));
                 } else {
                     ui.label(e.rating.to_string())
-                        .on_hover_text(format!("Deviation {}", e.deviation));
+                        .on_hover_text(t!("board.deviation", deviation = e.deviation));
                 }
                 ui.label(e.games.to_string());
                 match e.change {

@@ -126,7 +126,7 @@ fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
         .map(|s| {
             s.player
                 .as_ref()
-                .map_or_else(|| "—".to_string(), |p| p.name.clone())
+                .map_or_else(|| "—".to_string(), crate::room::display_name)
         })
         .collect();
     ui.label(names.join(&t!("lobby.vs")));

@@ -18,6 +18,8 @@ use crate::net::{ConnState, Network};
 use crate::replay::Replay;
 use crate::room::Room;
 use crate::settings::Settings;
+use crate::sound::Sound;
+use crate::speaker::Speaker;
 
 mod account_dialog;
 mod apply;
@@ -46,6 +48,7 @@ mod room_screen;
 mod session;
 mod settings_window;
 mod shortcuts;
+mod sound_cues;
 mod status;
 mod toasts;
 
@@ -125,6 +128,9 @@ pub struct TabulaApp {
     game_request: Option<(u64, GameIntent)>,
     /// The export window, while it is open.
     export: Option<ExportForm>,
+    /// The "Save as" dialog of the export window, while it is open.
+    #[cfg(not(target_arch = "wasm32"))]
+    file_picker: crate::file_picker::FilePicker,
     /// The notices in the corner.
     toasts: Toasts,
     /// An invite link to follow once connected.
@@ -141,6 +147,12 @@ pub struct TabulaApp {
     /// The locale the translations are set to (set again when the
     /// language setting changes).
     locale: &'static str,
+    /// What the room looked like last frame, to tell which sounds to make.
+    cues: sound_cues::SoundCues,
+    /// The sounds to play, oldest first (emptied by the speaker).
+    sounds: Vec<Sound>,
+    /// Plays the sounds; only the eframe app has one (tests read the queue).
+    speaker: Option<Speaker>,
     /// The Gomoku board's geometry in the last frame (for tests and tools).
     pub gomoku_geometry: Option<GomokuGeometry>,
     /// The Backgammon board's geometry in the last frame (for tests and tools).
@@ -171,6 +183,8 @@ impl TabulaApp {
             dice: DicePanel::default(),
             game_request: None,
             export: None,
+            #[cfg(not(target_arch = "wasm32"))]
+            file_picker: crate::file_picker::FilePicker::default(),
             toasts: Toasts::default(),
             invitation: invitation::Invitation::default(),
             confirm: None,
@@ -178,6 +192,9 @@ impl TabulaApp {
             help_open: false,
             autoplayed: None,
             locale: "",
+            cues: sound_cues::SoundCues::default(),
+            sounds: Vec::new(),
+            speaker: None,
             gomoku_geometry: None,
             bg_geometry: None,
         }
@@ -191,6 +208,7 @@ impl TabulaApp {
             .unwrap_or_default();
         let ctx = cc.egui_ctx.clone();
         let mut app = TabulaApp::new(settings, move || ctx.request_repaint());
+        app.speaker = Some(Speaker::new());
         #[cfg(target_arch = "wasm32")]
         app.start_in_page();
         app.resume_on_launch();
@@ -290,6 +308,24 @@ impl TabulaApp {
         !self.room.anims.is_empty()
     }
 
+    /// The sounds queued and not played yet, oldest first.
+    pub fn queued_sounds(&self) -> &[Sound] {
+        &self.sounds
+    }
+
+    /// Takes the queued sounds (the speaker plays them).
+    pub fn take_sounds(&mut self) -> Vec<Sound> {
+        std::mem::take(&mut self.sounds)
+    }
+
+    /// Queues the sounds the room's changes call for, unless muted.
+    fn cue_sounds(&mut self) {
+        let heard = self.cues.observe(self.room.room.as_ref());
+        if self.settings.sound {
+            self.sounds.extend(heard);
+        }
+    }
+
     /// The destructive action the app is asking about, if any.
     pub fn confirming(&self) -> Option<Danger> {
         self.confirm
@@ -352,6 +388,13 @@ impl TabulaApp {
                 &mut self.settings,
             ));
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(path) = self.file_picker.poll()
+            && let Some(form) = &mut self.export
+        {
+            form.path = path.display().to_string();
+            form.outcome = None;
+        }
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));
         }
@@ -385,6 +428,8 @@ impl TabulaApp {
     /// The replay viewer: its panel and its board.
     fn draw_replay(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         let me = &self.session.my_id;
+        self.replay.gomoku_style = self.settings.gomoku_style;
+        self.replay.bg_style = self.settings.bg_style;
         layout::side_panel(ui, "replay", 320.0, |ui| {
             commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
         });
@@ -401,6 +446,8 @@ impl TabulaApp {
     /// The room view: the room panel, the board and the game-over dialog.
     fn draw_room(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         self.room.animation_speed = self.settings.animation_speed.clamp(0.5, 3.0);
+        self.room.gomoku_style = self.settings.gomoku_style;
+        self.room.bg_style = self.settings.bg_style;
         let link = self.invite_link();
         layout::side_panel(ui, "room", 300.0, |ui| {
             commands.extend(self.room.panel(ui, &mut self.settings, link.as_deref()));
@@ -470,6 +517,12 @@ impl eframe::App for TabulaApp {
             crate::probe::note("frame-ms", seconds * 1000.0);
         }
         self.draw(ui);
+        let sounds = self.take_sounds();
+        if let Some(speaker) = &self.speaker {
+            for sound in sounds {
+                speaker.play(sound);
+            }
+        }
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

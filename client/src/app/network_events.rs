@@ -23,6 +23,7 @@ impl TabulaApp {
         }
         self.room.sync_bg_turn();
         self.autoplay();
+        self.cue_sounds();
         self.toasts.expire();
         if !self.toasts.is_empty() || self.room.ticking() {
             ctx.request_repaint_after(Duration::from_millis(250));
@@ -199,11 +200,13 @@ impl TabulaApp {
             && request_id == Some(id)
         {
             self.game_request = None;
+            let why = crate::error_text::error_text(code, &message);
             self.toasts
-                .push(format!("Could not open the game: {message}"));
+                .push(rust_i18n::t!("notice.could_not_open", message = why).into_owned());
             return;
         }
-        self.toasts.push(message);
+        self.toasts
+            .push(crate::error_text::error_text(code, &message));
         self.room.refused();
     }
 

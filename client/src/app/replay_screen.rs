@@ -16,6 +16,7 @@ use crate::bg_view::{self, BgGeometry, BgView};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::replay::{Replay, date_text};
 use crate::room::side_name;
+use crate::settings::{BgStyle, GomokuStyle};
 
 /// The replay viewer's state.
 pub(super) struct ReplayScreen {
@@ -25,6 +26,10 @@ pub(super) struct ReplayScreen {
     pub(super) return_to: Screen,
     /// The position the move list last scrolled to.
     scrolled: Option<usize>,
+    /// The Gomoku board's colours (the setting).
+    pub(super) gomoku_style: GomokuStyle,
+    /// The Backgammon board's colours (the setting).
+    pub(super) bg_style: BgStyle,
 }
 
 impl Default for ReplayScreen {
@@ -33,6 +38,8 @@ impl Default for ReplayScreen {
             replay: None,
             return_to: Screen::Lobby,
             scrolled: None,
+            gomoku_style: GomokuStyle::default(),
+            bg_style: BgStyle::default(),
         }
     }
 }
@@ -117,6 +124,7 @@ impl ReplayScreen {
                     line,
                     forbidden: Vec::new(),
                     flipped,
+                    style: self.gomoku_style,
                 };
                 let rect = ui.available_rect_before_wrap();
                 *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()).with_flip(flipped));
@@ -127,6 +135,7 @@ impl ReplayScreen {
                     viewer: Some(replay.viewer()),
                     dice: replay.dice(),
                     cube: game.config().cube.then_some(game.cube()),
+                    style: self.bg_style,
                     ..BgView::default()
                 };
                 let rect = ui.available_rect_before_wrap();
@@ -141,7 +150,7 @@ impl ReplayScreen {
 fn header(ui: &mut Ui, replay: &Replay, me: &str) {
     let summary = &replay.game.summary;
     let [first, second] = replay.players();
-    ui.heading(format!("{first} vs {second}"));
+    ui.heading(t!("replay.players", first = first, second = second));
     ui.label(format!(
         "{} · {}",
         game_name(summary.options.game.kind()),
@@ -150,7 +159,7 @@ fn header(ui: &mut Ui, replay: &Replay, me: &str) {
     ui.horizontal(|ui| {
         ui.label(date_text(summary.started_at));
         if summary.options.rated {
-            ui.label(RichText::new("Rated").strong().color(RATED));
+            ui.label(RichText::new(t!("history.rated")).strong().color(RATED));
         }
     });
     ui.label(RichText::new(result_text(summary, me)).strong());
@@ -158,7 +167,7 @@ fn header(ui: &mut Ui, replay: &Replay, me: &str) {
         dice_check(ui, check);
     }
     if let Some(error) = &replay.error {
-        ui.label(RichText::new(format!("The record stops replaying: {error}")).color(WARN));
+        ui.label(RichText::new(t!("replay.stops", error = error)).color(WARN));
     }
 }
 
@@ -186,7 +195,7 @@ fn navigation(ui: &mut Ui, replay: &Replay) -> Vec<Command> {
     });
     let mut slider = pos;
     if ui
-        .add(egui::Slider::new(&mut slider, 0..=len).text("move"))
+        .add(egui::Slider::new(&mut slider, 0..=len).text(t!("replay.move")))
         .changed()
     {
         out.push(Command::ReplayGo(slider));
@@ -222,32 +231,30 @@ fn bg_info(ui: &mut Ui, replay: &Replay, game: &BgMatch) -> Vec<Command> {
     let score = game.score();
     let length = game.config().length;
     ui.label(if length == 0 {
-        format!("Money game — White {} · Black {}", score[0], score[1])
+        t!("replay.money_score", white = score[0], black = score[1])
     } else {
-        format!(
-            "Game {} of a match to {length} — White {} · Black {}",
-            game.game_number(),
-            score[0],
-            score[1]
+        t!(
+            "replay.match_score",
+            n = game.game_number(),
+            length = length,
+            white = score[0],
+            black = score[1]
         )
     });
     if game.config().cube {
         let cube = game.cube();
-        let mut text = format!(
-            "Cube: {}{}",
-            cube.value,
-            cube.owner.map_or(" (centred)".into(), |s| format!(
-                ", owned by {}",
-                side_name(s)
-            ))
-        );
+        let mut text = match cube.owner {
+            None => t!("replay.cube_centred", value = cube.value),
+            Some(s) => t!("replay.cube_owned", value = cube.value, side = side_name(s)),
+        }
+        .into_owned();
         if let GamePhase::CubeOffered { by } = game.phase() {
-            text.push_str(&format!(" — {} doubles", side_name(*by)));
+            text.push_str(&t!("replay.doubles", side = side_name(*by)));
         }
         ui.label(text);
     }
     let (w, b) = game.position_for(Side::White).pip_count();
-    ui.label(format!("Pips: White {w} · Black {b}"));
+    ui.label(t!("replay.pips", white = w, black = b));
     out
 }
 

@@ -18,7 +18,9 @@ use super::room_screen::RoomScreen;
 use super::{Command, Danger};
 use crate::bg_view;
 use crate::dice_check::DiceCheck;
-use crate::room::{Room, offer_made_text, own_offer_text, seat_index, side_name, side_of};
+use crate::room::{
+    Room, display_name, offer_made_text, own_offer_text, seat_index, side_name, side_of,
+};
 use crate::settings::Settings;
 
 impl RoomScreen {
@@ -58,7 +60,7 @@ impl RoomScreen {
             }
             Some(LiveGame::Backgammon(game)) => {
                 self.match_info(ui, room, game);
-                out.extend(self.bg_controls(ui, room, game));
+                out.extend(self.bg_controls(ui, room, game, settings.die_clicks));
             }
             None => {}
         }
@@ -127,11 +129,10 @@ impl RoomScreen {
                 commitment: proof.commitment.clone(),
                 test_seed: proof.test_seed,
             };
-            ui.label(check.text()).on_hover_text(format!(
-                "The server committed to its dice seed before the first roll \
-                 (SHA-256 {}); {seeds} of 2 player seeds added. The seed is \
-                 revealed when the match ends, and every roll is checked then.",
-                proof.commitment
+            ui.label(check.text()).on_hover_text(t!(
+                "dice.committed_hint",
+                hash = proof.commitment,
+                seeds = seeds
             ));
             if let Some(note) = check.note() {
                 ui.label(RichText::new(note).italics().color(WARN));
@@ -140,7 +141,13 @@ impl RoomScreen {
     }
 
     /// Roll, double, take or drop, and the play being built.
-    fn bg_controls(&self, ui: &mut Ui, room: &Room, game: &BgMatch) -> Vec<Command> {
+    fn bg_controls(
+        &self,
+        ui: &mut Ui,
+        room: &Room,
+        game: &BgMatch,
+        die_clicks: bool,
+    ) -> Vec<Command> {
         let mut out = Vec::new();
         let me = match (room.is_player(), room.seat.map(side_of)) {
             (true, Some(me)) if room.result.is_none() => me,
@@ -173,7 +180,9 @@ impl RoomScreen {
         let play = turn.builder.play();
         ui.label(t!(
             "room.your_move",
-            play = if play.moves.is_empty() {
+            play = if play.moves.is_empty() && die_clicks {
+                t!("room.click_a_checker_dice").to_string()
+            } else if play.moves.is_empty() {
                 t!("room.click_a_checker").to_string()
             } else {
                 play.to_string()
@@ -207,11 +216,11 @@ fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
     for info in &summary.seats {
         ui.horizontal(|ui| {
             let colour = seat_colour(room, info.seat);
-            dot(ui, colour.0, 16.0).on_hover_text(colour.1);
+            dot(ui, colour.0, 16.0).on_hover_text(&colour.1);
             let name = info
                 .player
                 .as_ref()
-                .map_or_else(|| t!("room.empty_seat").to_string(), |p| p.name.clone());
+                .map_or_else(|| t!("room.empty_seat").to_string(), display_name);
             let you = if room.seat == Some(info.seat) && room.is_player() {
                 t!("room.you")
             } else {
@@ -397,19 +406,20 @@ fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
 }
 
 /// A seat's colour in the game, and its name for the tooltip.
-fn seat_colour(room: &Room, seat: Seat) -> (Color32, &'static str) {
-    match &room.live {
+fn seat_colour(room: &Room, seat: Seat) -> (Color32, String) {
+    let (colour, name) = match &room.live {
         Some(LiveGame::Gomoku(g)) => match g.stone_of(seat) {
-            Some(Stone::Black) => (Color32::BLACK, "black"),
-            Some(Stone::White) => (Color32::WHITE, "white"),
-            None => (Color32::GRAY, "colour not chosen yet"),
+            Some(Stone::Black) => (Color32::BLACK, t!("turn.black")),
+            Some(Stone::White) => (Color32::WHITE, t!("turn.white")),
+            None => (Color32::GRAY, t!("room.colour_not_chosen")),
         },
         Some(LiveGame::Backgammon(_)) => match side_of(seat) {
-            Side::White => (bg_view::checker_colour(Side::White), "white"),
-            Side::Black => (bg_view::checker_colour(Side::Black), "black"),
+            Side::White => (bg_view::checker_colour(Side::White), t!("turn.white")),
+            Side::Black => (bg_view::checker_colour(Side::Black), t!("turn.black")),
         },
-        None => (Color32::GRAY, ""),
-    }
+        None => (Color32::GRAY, "".into()),
+    };
+    (colour, name.into_owned())
 }
 
 /// Whose turn it is, in words.
@@ -475,14 +485,18 @@ pub(super) fn status_text(room: &Room) -> String {
 /// The room's invite link, and a button that copies it.
 fn invite_row(ui: &mut Ui, link: &str) {
     ui.horizontal_wrapped(|ui| {
-        ui.label("Invite:");
+        ui.label(t!("room.invite"));
         ui.hyperlink_to(RichText::new(link).small(), link)
-            .on_hover_text("Send this link to a friend: it opens this room in a browser");
+            .on_hover_text(t!("room.invite_hint"));
         let copied_id = egui::Id::unique("invite-copied");
         let copied_at: Option<f64> = ui.ctx().data(|d| d.get_temp(copied_id));
         let now = ui.input(|i| i.time);
         let recently = copied_at.is_some_and(|t| now - t < 2.0);
-        let label = if recently { "Copied ✓" } else { "Copy link" };
+        let label = if recently {
+            t!("room.copied")
+        } else {
+            t!("room.copy_link")
+        };
         if ui.button(label).clicked() {
             ui.ctx().copy_text(link.to_string());
             ui.ctx().data_mut(|d| d.insert_temp(copied_id, now));

@@ -19,6 +19,7 @@ use super::requests::Requests;
 use super::toasts::Toasts;
 use crate::bg_moves::TurnBuilder;
 use crate::room::{Room, RoomUpdate, side_of};
+use crate::settings::{BgStyle, GomokuStyle};
 
 /// A random player seed: 32 hex digits (122 random bits) from the OS's generator
 /// (`uuid` v4, which also works in a browser), well within what
@@ -52,6 +53,10 @@ pub(super) struct RoomScreen {
     pub(super) dice_seed_request: Option<u64>,
     /// How fast opponents' checkers move (the setting, 0.5 to 3).
     pub(super) animation_speed: f32,
+    /// The Gomoku board's colours (the setting).
+    pub(super) gomoku_style: GomokuStyle,
+    /// The Backgammon board's colours (the setting).
+    pub(super) bg_style: BgStyle,
     /// The move list beside the board, for the record length it was built at.
     pub(super) moves: (usize, Vec<String>),
     /// Looking back at the game after this many actions (the move list was

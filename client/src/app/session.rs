@@ -76,21 +76,26 @@ impl Session {
             self.lan_address =
                 embedded::lan_ip().map(|ip| format!("{ip}:{}", embedded::DEFAULT_PORT));
             self.host_note = Some(match embedded::lan_ip() {
-                Some(ip) => format!(
-                    "A server already runs on this computer; friends join at {ip}:{}",
-                    embedded::DEFAULT_PORT
-                ),
-                None => "A server already runs on this computer".into(),
+                Some(ip) => rust_i18n::t!(
+                    "host.already_friends",
+                    address = format!("{ip}:{}", embedded::DEFAULT_PORT)
+                )
+                .into_owned(),
+                None => rust_i18n::t!("host.already").into_owned(),
             });
             return Ok(());
         }
         let server = EmbeddedServer::start(embedded::data_dir())
-            .map_err(|e| format!("Could not start a server: {e}"))?;
+            .map_err(|e| rust_i18n::t!("host.failed", error = e).into_owned())?;
         settings.address = server.local_address();
         self.lan_address = server.lan_address.clone();
         self.host_note = Some(match &server.lan_address {
-            Some(lan) => format!("Hosting: friends join at http://{lan}/"),
-            None => format!("Hosting on {} (this computer only)", server.local_address()),
+            Some(lan) => {
+                rust_i18n::t!("host.hosting", address = format!("http://{lan}/")).into_owned()
+            }
+            None => {
+                rust_i18n::t!("host.hosting_local", address = server.local_address()).into_owned()
+            }
         });
         self.embedded = Some(server);
         Ok(())
@@ -102,6 +107,6 @@ impl Session {
     /// Always: the browser client joins the server that served it.
     #[cfg(target_arch = "wasm32")]
     pub(super) fn host(&mut self, _settings: &mut Settings) -> Result<(), String> {
-        Err("A browser cannot host a server; use the desktop client to host.".into())
+        Err(rust_i18n::t!("host.browser").into_owned())
     }
 }

@@ -1,11 +1,12 @@
-//! The Settings window: theme, language, Backgammon move confirmation and
-//! auto-roll, animation speed. It edits [`Settings`] in place; eframe saves
+//! The Settings window: theme, language, Backgammon move confirmation,
+//! auto-roll, die clicks and forced plays, board styles, sounds, animation
+//! speed. It edits [`Settings`] in place; eframe saves
 //! them with the rest.
 
 use rust_i18n::t;
 
 use super::Command;
-use crate::settings::{Language, Settings, Theme};
+use crate::settings::{BgStyle, GomokuStyle, Language, Settings, Theme};
 
 /// Draws the window; closing it (the cross or Esc) returns a command.
 pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> Vec<Command> {
@@ -51,6 +52,19 @@ pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> V
                             .on_hover_text(t!("settings.confirm_moves_hint"));
                         ui.checkbox(&mut settings.auto_roll, t!("settings.auto_roll"))
                             .on_hover_text(t!("settings.auto_roll_hint"));
+                        ui.checkbox(&mut settings.die_clicks, t!("settings.die_clicks"))
+                            .on_hover_text(t!("settings.die_clicks_hint"));
+                        ui.checkbox(&mut settings.auto_forced, t!("settings.auto_forced"))
+                            .on_hover_text(t!("settings.auto_forced_hint"));
+                        ui.horizontal(|ui| {
+                            ui.label(t!("settings.board"));
+                            for (style, label) in [
+                                (BgStyle::Classic, t!("settings.bg_classic")),
+                                (BgStyle::Ocean, t!("settings.bg_ocean")),
+                            ] {
+                                ui.radio_value(&mut settings.bg_style, style, label);
+                            }
+                        });
                     });
                     ui.end_row();
                     ui.label(t!("settings.animation"));
@@ -61,7 +75,22 @@ pub(super) fn settings_window(ctx: &egui::Context, settings: &mut Settings) -> V
                     );
                     ui.end_row();
                     ui.label(t!("settings.gomoku"));
-                    ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
+                    ui.vertical(|ui| {
+                        ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
+                        ui.horizontal(|ui| {
+                            ui.label(t!("settings.board"));
+                            for (style, label) in [
+                                (GomokuStyle::Wood, t!("settings.gomoku_wood")),
+                                (GomokuStyle::Plain, t!("settings.gomoku_plain")),
+                                (GomokuStyle::Dark, t!("settings.gomoku_dark")),
+                            ] {
+                                ui.radio_value(&mut settings.gomoku_style, style, label);
+                            }
+                        });
+                    });
+                    ui.end_row();
+                    ui.label(t!("settings.sound"));
+                    ui.checkbox(&mut settings.sound, t!("settings.sound_on"));
                     ui.end_row();
                 });
         });

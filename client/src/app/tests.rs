@@ -14,8 +14,13 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
+mod auto_pass;
+mod bg_clicks;
+mod board_style;
 mod defects;
+mod export_picker;
 mod layout;
+mod sounds;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
 use crate::dice_check::{DiceCheck, Verdict};
@@ -743,7 +748,7 @@ fn the_revealed_seed_verifies_the_record() {
     };
     assert_eq!(check.text(), expected);
     assert_eq!(
-        check.note(),
+        check.note().as_deref(),
         Some("Test dice (--dice-seed): reproducible, not secret")
     );
 }

@@ -57,7 +57,7 @@ pub(crate) fn on_frame(
             {
                 // The server forgot our token: start afresh.
                 *token = None;
-                return Step::Lost("identity expired".into());
+                return Step::Lost(rust_i18n::t!("net.identity_expired").into_owned());
             }
             let signing_in = target.account_password.is_some();
             if matches!(code, ErrorCode::LimitReached | ErrorCode::Internal)

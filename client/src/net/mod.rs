@@ -9,7 +9,10 @@
 
 use std::time::Duration;
 
+use rust_i18n::t;
 use tabula_shared::protocol::{ClientFrame, ErrorCode, ServerFrame};
+
+use crate::error_text::error_text;
 
 mod handshake;
 #[cfg(not(target_arch = "wasm32"))]
@@ -110,16 +113,16 @@ pub fn ws_url(address: &str) -> String {
 /// A clear sentence for an error that refused our `hello`.
 pub fn refusal_text(code: ErrorCode, message: &str, name: &str) -> String {
     match code {
-        ErrorCode::SignInFailed => "Sign-in failed: wrong name or account password.".to_string(),
-        ErrorCode::NameTaken => format!(
-            "\"{name}\" is a registered name. Enter its account password to sign in, or pick another name."
-        ),
-        ErrorCode::RateLimited => {
-            "Too many failed sign-ins. Wait a minute, then try again.".to_string()
+        ErrorCode::SignInFailed => t!("refusal.sign_in_failed").into_owned(),
+        ErrorCode::NameTaken => t!("refusal.name_taken", name = name).into_owned(),
+        ErrorCode::RateLimited => t!("refusal.rate_limited").into_owned(),
+        ErrorCode::AuthFailed => {
+            t!("refusal.auth_failed", message = error_text(code, message)).into_owned()
         }
-        ErrorCode::AuthFailed => format!("Wrong server password ({message})."),
-        ErrorCode::InvalidName => format!("Invalid name: {message}."),
-        _ => message.to_string(),
+        ErrorCode::InvalidName => {
+            t!("refusal.invalid_name", message = error_text(code, message)).into_owned()
+        }
+        _ => error_text(code, message),
     }
 }
 

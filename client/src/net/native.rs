@@ -32,7 +32,9 @@ impl Network {
                     .enable_all()
                     .build()
                 else {
-                    let _ = event_tx.send(NetEvent::Notice("cannot start networking".into()));
+                    let _ = event_tx.send(NetEvent::Notice(
+                        rust_i18n::t!("notice.no_network").into_owned(),
+                    ));
                     return;
                 };
                 let out = Outbox {
@@ -118,7 +120,9 @@ async fn worker(mut commands: tmpsc::UnboundedReceiver<NetCommand>, out: Outbox)
                 continue;
             }
             Some(NetCommand::Send(_)) => {
-                out.send(NetEvent::Notice("not connected".into()));
+                out.send(NetEvent::Notice(
+                    rust_i18n::t!("notice.not_connected").into_owned(),
+                ));
                 continue;
             }
             None => {}
@@ -165,7 +169,7 @@ async fn session(
     let ws = match tokio::time::timeout(Duration::from_secs(5), connect).await {
         Ok(Ok((ws, _))) => ws,
         Ok(Err(e)) => return SessionEnd::Lost(short_error(&e.to_string())),
-        Err(_) => return SessionEnd::Lost("timed out".into()),
+        Err(_) => return SessionEnd::Lost(rust_i18n::t!("net.timed_out").into_owned()),
     };
     let (mut sink, mut stream) = ws.split();
     let hello = handshake::hello(target, token.as_deref());
@@ -178,7 +182,7 @@ async fn session(
             message = stream.next() => match message {
                 Some(Ok(Message::Text(text))) => {
                     let Ok(frame) = serde_json::from_str::<ServerFrame>(&text) else {
-                        out.send(NetEvent::Notice("the server sent something unreadable".into()));
+                        out.send(NetEvent::Notice(rust_i18n::t!("notice.unreadable").into_owned()));
                         continue;
                     };
                     match handshake::on_frame(&frame, target, token, welcomed) {
@@ -193,7 +197,7 @@ async fn session(
                     }
                     out.send(NetEvent::Frame(frame));
                 }
-                Some(Ok(Message::Close(_))) | None => return SessionEnd::Lost("connection closed".into()),
+                Some(Ok(Message::Close(_))) | None => return SessionEnd::Lost(rust_i18n::t!("net.closed").into_owned()),
                 Some(Err(e)) => return SessionEnd::Lost(short_error(&e.to_string())),
                 Some(Ok(_)) => {}
             },

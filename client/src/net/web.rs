@@ -65,7 +65,9 @@ impl Network {
             }
             NetCommand::Send(frame) => match (&mut w.socket, w.welcomed) {
                 (Some((sender, _)), true) => sender.send(WsMessage::Text(encode(&frame))),
-                _ => w.events.push(NetEvent::Notice("not connected".into())),
+                _ => w.events.push(NetEvent::Notice(
+                    rust_i18n::t!("notice.not_connected").into_owned(),
+                )),
             },
         }
     }
@@ -121,7 +123,7 @@ impl Worker {
                 WsEvent::Message(WsMessage::Text(text)) => self.on_text(&text),
                 WsEvent::Message(_) => {}
                 WsEvent::Error(e) => return self.lost(short_error(&e)),
-                WsEvent::Closed => return self.lost("connection closed".into()),
+                WsEvent::Closed => return self.lost(rust_i18n::t!("net.closed").into_owned()),
             }
         }
     }
@@ -129,7 +131,7 @@ impl Worker {
     fn on_text(&mut self, text: &str) {
         let Ok(frame) = serde_json::from_str::<ServerFrame>(text) else {
             self.events.push(NetEvent::Notice(
-                "the server sent something unreadable".into(),
+                rust_i18n::t!("notice.unreadable").into_owned(),
             ));
             return;
         };

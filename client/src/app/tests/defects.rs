@@ -203,7 +203,7 @@ fn the_save_window_closes_with_its_screen() {
 }
 
 /// A finished Gomoku game with no move, between Ada and Bob.
-fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
+pub(super) fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
     use tabula_shared::gomoku::GomokuConfig;
     use tabula_shared::protocol::{
         ColourChoice, EndReason, FinishedGame, GameOptions, GameRecord, GameResult, GameSummary,
