@@ -158,6 +158,7 @@ mod tests {
                 id: format!("p-{name}"),
                 name: name.into(),
                 ai: None,
+                bot: false,
             }),
             connected: true,
             grace_ms: None,

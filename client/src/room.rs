@@ -474,6 +474,9 @@ pub fn truncate(record: &mut GameRecord, count: usize) {
 /// themselves.
 pub fn display_name(player: &PlayerInfo) -> String {
     let Some(level) = player.ai else {
+        if player.bot {
+            return t!("board.bot_name", name = player.name).into_owned();
+        }
         return player.name.clone();
     };
     let level = match level {
@@ -586,6 +589,18 @@ mod tests {
     use tabula_shared::protocol::{
         ColourChoice, Opponent, RoomOptions, RoomSnapshot, RoomSummary, SeatInfo, Turn,
     };
+
+    #[test]
+    fn a_bot_account_is_labelled_as_a_bot() {
+        let player = |bot| PlayerInfo {
+            id: "p-1".into(),
+            name: "Deep Gammon".into(),
+            ai: None,
+            bot,
+        };
+        assert_eq!(display_name(&player(false)), "Deep Gammon");
+        assert_eq!(display_name(&player(true)), "Deep Gammon [bot]");
+    }
 
     #[test]
     fn offers_read_as_sentences() {

@@ -89,7 +89,9 @@ fn wait_until(h: &mut Harness<'_, TabulaApp>, what: &str, cond: impl Fn(&TabulaA
 
 /// Steps until a widget with this label shows up, then clicks it.
 fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
-    for _ in 0..50 {
+    // Up to about 5 s: on a loaded machine the server's answers that bring
+    // a control up can take a while.
+    for _ in 0..500 {
         if h.query_by_label(label).is_some() {
             // A window shown for the first time settles in the next frame.
             h.step();

@@ -35,6 +35,7 @@ use crate::room;
 use crate::store::StoreError;
 use crate::wall_clock::now_ms;
 
+mod api_tokens;
 mod hello;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
@@ -335,6 +336,13 @@ impl Handler {
         let identity = match (&self.identity, &message) {
             (None, ClientMessage::Hello { .. }) => {
                 self.hello(rid, message).await;
+                if self.identity.as_ref().is_some_and(|i| i.bot) {
+                    // An engine answers at once, all game long: a bot's
+                    // bucket is ten times as deep and refills twenty times
+                    // as fast (a flood still runs it dry).
+                    let config = &self.shared.config;
+                    self.limit = RateLimit::new(config.rate_burst * 10, config.rate_per_sec * 20);
+                }
                 return;
             }
             (_, ClientMessage::Ping) => {
@@ -370,6 +378,11 @@ impl Handler {
                 self.reply(rid, ServerMessage::Ok);
             }
             ClientMessage::Register { password } => self.register(rid, identity, password).await,
+            ClientMessage::CreateApiToken { label } => {
+                self.create_api_token(rid, identity, label).await
+            }
+            ClientMessage::ListApiTokens => self.list_api_tokens(rid, &identity),
+            ClientMessage::RevokeApiToken { id } => self.revoke_api_token(rid, identity, id).await,
             ClientMessage::ListGames { offset, limit } => {
                 if !(1..=100).contains(&limit) {
                     self.reply(

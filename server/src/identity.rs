@@ -11,4 +11,6 @@ pub struct Identity {
     pub name: String,
     /// Whether this identity is a registered account.
     pub registered: bool,
+    /// Whether the account is a bot account (it has had an API token).
+    pub bot: bool,
 }

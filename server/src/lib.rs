@@ -13,6 +13,7 @@
 
 mod accounts;
 mod address_limits;
+mod api_tokens;
 mod backlogs;
 mod config;
 mod connection;
@@ -82,7 +83,13 @@ impl Server {
                 .await
                 .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
         store.set_answer_within(config.store_timeout);
-        let shared = Arc::new(Shared::new(config, store, loaded.players, loaded.accounts));
+        let shared = Arc::new(Shared::new(
+            config,
+            store,
+            loaded.players,
+            loaded.accounts,
+            loaded.api_tokens,
+        ));
         let mut restored = 0;
         for (id, state, appended) in &loaded.rooms {
             match room::restore(&shared, state, appended) {

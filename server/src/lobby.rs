@@ -264,6 +264,7 @@ mod tests {
                 id: id.into(),
                 name: id.into(),
                 ai: None,
+                bot: false,
             }),
             connected: true,
             grace_ms: None,

@@ -12,11 +12,12 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::address_limits::AddressLimits;
+use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
 use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
-use crate::store::{AccountRow, PlayerRow, Store, look_key, name_key};
+use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
 
 /// A registered account, as the registry keeps it for sign-in.
 #[derive(Debug, Clone)]
@@ -107,6 +108,8 @@ pub struct Shared {
     players: Mutex<HashMap<String, Arc<Identity>>>,
     /// Registered accounts.
     accounts: Mutex<Accounts>,
+    /// Bot accounts' API tokens.
+    api_tokens: Mutex<ApiTokens>,
     /// Recent sign-in failures by address and name key: wrong passwords
     /// from elsewhere do not lock the owner of a name out.
     sign_in_failures: Mutex<HashMap<(IpAddr, String), Failures>>,
@@ -135,7 +138,9 @@ impl Shared {
         store: Store,
         players: Vec<PlayerRow>,
         accounts: Vec<AccountRow>,
+        api_tokens: Vec<ApiTokenRow>,
     ) -> Shared {
+        let api_tokens = ApiTokens::new(api_tokens);
         let registered: std::collections::HashSet<&str> =
             accounts.iter().map(|a| a.player_id.as_str()).collect();
         let players = players
@@ -145,6 +150,7 @@ impl Shared {
                     p.token.clone(),
                     Arc::new(Identity {
                         registered: registered.contains(p.id.as_str()),
+                        bot: api_tokens.is_bot(&p.id),
                         id: p.id,
                         token: p.token,
                         name: p.name,
@@ -168,6 +174,7 @@ impl Shared {
             store,
             players: Mutex::new(players),
             accounts: Mutex::new(reserved),
+            api_tokens: Mutex::new(api_tokens),
             sign_in_failures: Mutex::new(HashMap::new()),
             addresses,
             backlogs,
@@ -266,6 +273,11 @@ impl Shared {
         if players.get(token).is_some_and(|i| !i.registered) {
             players.remove(token);
         }
+    }
+
+    /// The API tokens, locked: held only for a look-up or a change.
+    pub fn api_tokens(&self) -> MutexGuard<'_, ApiTokens> {
+        lock(&self.api_tokens)
     }
 
     /// Records an identity (new, or renamed).

@@ -220,6 +220,7 @@ mod tests {
                 id: id.into(),
                 name: id.to_uppercase(),
                 ai: None,
+                bot: false,
             }),
             connected: true,
             grace_ms: None,

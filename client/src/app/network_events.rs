@@ -96,7 +96,11 @@ impl TabulaApp {
             ServerMessage::Error { code, message, .. } => self.error(request_id, code, message),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
             // The client works out legal plays itself (it never asks).
-            ServerMessage::Ok | ServerMessage::Pong | ServerMessage::LegalPlays { .. } => {}
+            ServerMessage::Ok
+            | ServerMessage::Pong
+            | ServerMessage::LegalPlays { .. }
+            | ServerMessage::ApiToken { .. }
+            | ServerMessage::ApiTokens { .. } => {}
             ServerMessage::DiceStats { report } => self.dice.report = Some(*report),
             ServerMessage::Registered { name } => {
                 self.session.registered = true;

@@ -461,6 +461,7 @@ fn welcome_keeps_the_token_and_rejoins_the_seated_room() {
             token: "t1".into(),
             rooms: vec!["r9".into()],
             registered: true,
+            bot: false,
         },
     );
     assert_eq!(
@@ -493,6 +494,7 @@ fn bg_snapshot(actions: Vec<BgAction>, dice: Option<DiceProof>) -> RoomSnapshot 
             id: id.into(),
             name: id.into(),
             ai: None,
+            bot: false,
         }),
         connected: true,
         grace_ms: None,

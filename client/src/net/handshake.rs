@@ -26,6 +26,7 @@ pub(crate) fn hello(target: &Target, token: Option<&str>) -> ClientFrame {
     ClientFrame {
         request_id: None,
         message: ClientMessage::Hello {
+            api_token: None,
             protocol: PROTOCOL_VERSION,
             name: target.name.clone(),
             token: token.map(str::to_string),

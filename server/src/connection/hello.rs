@@ -123,6 +123,7 @@ impl Handler {
             && let (Some(account), Some(known)) = (account, known)
         {
             return Some(Arc::new(Identity {
+                bot: self.shared.api_tokens().is_bot(&known.id),
                 id: known.id.clone(),
                 token: known.token.clone(),
                 name: account.name,
@@ -138,6 +139,31 @@ impl Handler {
         None
     }
 
+    /// Signs in to a bot account with one of its API tokens. Counted
+    /// against the address's sign-in limit, like passwords.
+    fn sign_in_bot(&mut self, rid: Option<u64>, secret: &str) -> Option<Arc<Identity>> {
+        if !self.shared.addresses.take(self.addr, Limited::SignIn) {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::RateLimited, Limited::SignIn.refusal()),
+            );
+            return None;
+        }
+        let player = self.shared.api_tokens().player_of(secret);
+        let Some(known) = player.and_then(|id| self.shared.identity_by_id(&id)) else {
+            self.reply(
+                rid,
+                ServerMessage::error(ErrorCode::AuthFailed, "unknown or revoked API token"),
+            );
+            return None;
+        };
+        Some(Arc::new(Identity {
+            registered: true,
+            bot: true,
+            ..(*known).clone()
+        }))
+    }
+
     pub(super) async fn hello(&mut self, rid: Option<u64>, message: ClientMessage) {
         let ClientMessage::Hello {
             protocol,
@@ -145,6 +171,7 @@ impl Handler {
             token,
             password,
             account_password,
+            api_token,
         } = message
         else {
             return;
@@ -214,7 +241,12 @@ impl Handler {
             },
             None => None,
         };
-        let identity = if let Some(account_password) = account_password {
+        let identity = if let Some(secret) = api_token {
+            match self.sign_in_bot(rid, &secret) {
+                Some(identity) => identity,
+                None => return,
+            }
+        } else if let Some(account_password) = account_password {
             match self.sign_in(rid, &name, account_password).await {
                 Some(identity) => identity,
                 None => return,
@@ -236,6 +268,7 @@ impl Handler {
                     token: known.token.clone(),
                     name,
                     registered: false,
+                    bot: false,
                 }),
                 None if !self.shared.addresses.take(self.addr, Limited::NewPlayer) => {
                     self.reply(
@@ -249,6 +282,7 @@ impl Handler {
                     token: uuid::Uuid::new_v4().simple().to_string(),
                     name,
                     registered: false,
+                    bot: false,
                 }),
             }
         };
@@ -282,6 +316,7 @@ impl Handler {
                 token: identity.token.clone(),
                 rooms,
                 registered: identity.registered,
+                bot: identity.bot,
             },
         );
         self.identity = Some(identity);
@@ -301,6 +336,7 @@ impl Handler {
                 token: row.token,
                 name: row.name,
                 registered: false,
+                bot: false,
             })
         }))
     }

@@ -24,6 +24,7 @@ pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {
         ),
         name: name.to_string(),
         ai: Some(level),
+        bot: false,
     }
 }
 

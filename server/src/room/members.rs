@@ -135,6 +135,7 @@ impl Room {
                     id: player_id.clone(),
                     name: caller.identity.name.clone(),
                     ai: None,
+                    bot: caller.identity.bot,
                 });
                 seat = Some(free);
             } else if !by_code {

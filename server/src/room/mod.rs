@@ -249,6 +249,7 @@ pub fn create(
         id: creator.id.clone(),
         name: creator.name.clone(),
         ai: None,
+        bot: creator.bot,
     });
     let saved = SavedRoom {
         id: id.clone(),

@@ -34,7 +34,7 @@ use tabula_shared::protocol::{
 
 pub use self::error::StoreError;
 pub use self::keys::{look_key, name_key};
-pub use self::rows::{AccountRow, AppendedAction, FinishedGame, Loaded, PlayerRow};
+pub use self::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow};
 use self::sqlite::Sqlite;
 pub use self::sqlite::{read_finished_games, read_saved_room};
 use self::write::Write;
@@ -147,6 +147,23 @@ impl Store {
         account: AccountRow,
     ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
         self.write(Write::Account(account))
+    }
+
+    /// Saves a new API token (its hash).
+    pub fn save_api_token(
+        &self,
+        token: ApiTokenRow,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::ApiToken(token))
+    }
+
+    /// Marks an API token of `player_id` revoked.
+    pub fn revoke_api_token(
+        &self,
+        id: String,
+        player_id: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::RevokeApiToken { id, player_id })
     }
 
     /// One page of a player's finished games, newest first, and how many there are.

@@ -42,6 +42,23 @@ pub struct AccountRow {
     pub hash: String,
 }
 
+/// One API token of a bot account, as stored: its hash, never the secret.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiTokenRow {
+    /// The token's public id.
+    pub id: String,
+    /// The bot account's player id.
+    pub player_id: String,
+    /// The owner's label for it.
+    pub label: String,
+    /// SHA-256 of the secret, in hex.
+    pub hash: String,
+    /// Unix ms.
+    pub created_at: i64,
+    /// Revoked tokens sign nobody in.
+    pub revoked: bool,
+}
+
 /// A finished game, as kept for history and export.
 #[derive(Debug, Clone)]
 pub struct FinishedGame {
@@ -84,6 +101,8 @@ pub struct Loaded {
     pub players: Vec<PlayerRow>,
     /// Every registered account.
     pub accounts: Vec<AccountRow>,
+    /// Every API token, revoked ones too.
+    pub api_tokens: Vec<ApiTokenRow>,
     /// Every saved room: (id, state JSON, actions appended since, in order).
     pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
 }

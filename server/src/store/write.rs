@@ -2,7 +2,7 @@
 //! [`Store`](super::Store) handle builds them; the backend's writer applies
 //! them, many to a transaction, in the order they were queued.
 
-use super::rows::{AccountRow, AppendedAction, FinishedGame, PlayerRow};
+use super::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, PlayerRow};
 
 /// One change to make durable.
 pub(super) enum Write {
@@ -26,6 +26,15 @@ pub(super) enum Write {
     Game(Box<FinishedGame>),
     /// A new account.
     Account(AccountRow),
+    /// A new API token.
+    ApiToken(ApiTokenRow),
+    /// An API token revoked by its owner.
+    RevokeApiToken {
+        /// The token.
+        id: String,
+        /// Its owner (a token of another account is left alone).
+        player_id: String,
+    },
     /// Commit what was queued before, then stop the writer and release the
     /// data directory; answered once it is released.
     Close,

@@ -40,6 +40,20 @@ pub struct LeaderboardEntry {
     pub change: Option<i32>,
 }
 
+/// One of a bot account's API tokens, as listed (never the secret).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApiTokenInfo {
+    /// The token's id.
+    pub id: String,
+    /// Its label.
+    pub label: String,
+    /// When it was created (Unix ms).
+    pub created_at: i64,
+    /// Whether it was revoked (a revoked token no longer signs in).
+    #[serde(default)]
+    pub revoked: bool,
+}
+
 /// An AI level's fixed, published rating.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AiRating {

@@ -42,6 +42,11 @@ pub enum ClientMessage {
         /// Wrong names and wrong passwords get the same `sign_in_failed` error.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         account_password: Option<String>,
+        /// Sign in as a bot account: one of its API tokens (see
+        /// `create_api_token`), instead of `account_password`. A wrong or
+        /// revoked token gets `auth_failed`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        api_token: Option<String>,
     },
     /// Register your current display name as an account with a password
     /// (8 to 128 characters). The name is then reserved: others can only use
@@ -103,6 +108,22 @@ pub enum ClientMessage {
     LeaveRoom {
         /// The room to leave.
         room_id: RoomId,
+    },
+    /// Registered players: create a long-lived API token for a program to
+    /// sign in with (`hello` with `api_token`). The first token makes the
+    /// account a bot account, for good: it is shown as a bot everywhere,
+    /// rates in the bots' pool and gets an engine's request rate. The reply,
+    /// `api_token`, is the only time the token is shown.
+    CreateApiToken {
+        /// A name for the token (1 to 40 characters), to tell tokens apart.
+        label: String,
+    },
+    /// List your API tokens (never the tokens themselves); the reply is `api_tokens`.
+    ListApiTokens,
+    /// Revoke one of your API tokens: it no longer signs in. The reply is `ok`.
+    RevokeApiToken {
+        /// The token's id, from `api_token` or `api_tokens`.
+        id: String,
     },
     /// Ask for a full snapshot of a room you are in.
     Sync {
@@ -211,6 +232,9 @@ impl ClientMessage {
         "join_room",
         "join_by_code",
         "leave_room",
+        "create_api_token",
+        "list_api_tokens",
+        "revoke_api_token",
         "sync",
         "legal_plays",
         "act",
@@ -247,6 +271,9 @@ impl ClientMessage {
             | DiceSeed { room_id, .. } => Some(room_id),
             Hello { .. }
             | Register { .. }
+            | CreateApiToken { .. }
+            | ListApiTokens
+            | RevokeApiToken { .. }
             | ListGames { .. }
             | GetGame { .. }
             | GetLeaderboard { .. }

@@ -27,7 +27,8 @@ mod server;
 mod turn;
 
 pub use accounts::{
-    AiRating, FinishedGame, GameSummary, LeaderboardEntry, LeaderboardPeriod, RatingChange,
+    AiRating, ApiTokenInfo, FinishedGame, GameSummary, LeaderboardEntry, LeaderboardPeriod,
+    RatingChange,
 };
 pub use client::{ClientFrame, ClientMessage, DecodeError};
 pub use options::{AiLevel, ColourChoice, Opponent, RoomOptions, TimeControl};

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ActionRecord, AiLevel, GameRecord, GameResult, PlayerId, RatingChange, RoomId, RoomOptions,
-    Turn,
+    Turn, is_false,
 };
 use crate::backgammon::ResignKind;
 use crate::fair_dice::DiceProof;
@@ -33,6 +33,10 @@ pub struct PlayerInfo {
     /// Set when this seat is the built-in AI.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<AiLevel>,
+    /// A bot account (a program playing through the protocol); shown as a
+    /// bot wherever the name appears.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub bot: bool,
 }
 
 /// One of a room's two seats.

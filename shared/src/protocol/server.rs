@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AiRating, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod, PlayerId,
-    Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
+    AiRating, ApiTokenInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, PlayerId, Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
 };
 use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
@@ -88,6 +88,23 @@ pub enum ServerMessage {
         /// Whether this identity is a registered account (else a guest).
         #[serde(default, skip_serializing_if = "is_false")]
         registered: bool,
+        /// Whether this account is a bot account.
+        #[serde(default, skip_serializing_if = "is_false")]
+        bot: bool,
+    },
+    /// A new API token: shown this once, stored only as a hash.
+    ApiToken {
+        /// The token's id (not secret), for `revoke_api_token`.
+        id: String,
+        /// Its label.
+        label: String,
+        /// The secret to put in `hello`'s `api_token`.
+        token: String,
+    },
+    /// Your API tokens, oldest first, without their secrets.
+    ApiTokens {
+        /// The tokens.
+        tokens: Vec<ApiTokenInfo>,
     },
     /// Your display name is now a registered account.
     Registered {

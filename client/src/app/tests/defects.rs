@@ -49,6 +49,7 @@ fn a_server_that_answered_is_retried() {
             rooms: Vec::new(),
             protocol: PROTOCOL_VERSION,
             registered: false,
+            bot: false,
         },
     );
     queued(&mut rx);
@@ -216,6 +217,7 @@ pub(super) fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
             id: format!("p-{name}"),
             name: name.into(),
             ai: None,
+            bot: false,
         }),
         connected: true,
         grace_ms: None,

@@ -84,6 +84,19 @@ pub(super) fn apply(
             return Ok(changes);
         }
         Write::Close => {}
+        Write::ApiToken(t) => {
+            conn.prepare_cached(
+                "INSERT INTO api_tokens (id, player_id, label, hash, created_at, revoked)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 0)",
+            )?
+            .execute(params![t.id, t.player_id, t.label, t.hash, t.created_at])?;
+        }
+        Write::RevokeApiToken { id, player_id } => {
+            conn.prepare_cached(
+                "UPDATE api_tokens SET revoked = 1 WHERE id = ?1 AND player_id = ?2",
+            )?
+            .execute(params![id, player_id])?;
+        }
         Write::Account(a) => {
             conn.prepare_cached(
                 "INSERT INTO accounts (player_id, name_key, name, hash, created_at)

@@ -8,7 +8,7 @@
 use rusqlite::Connection;
 
 use crate::store::StoreError;
-use crate::store::rows::{AccountRow, AppendedAction, Loaded, PlayerRow};
+use crate::store::rows::{AccountRow, ApiTokenRow, AppendedAction, Loaded, PlayerRow};
 
 /// How long a guest with no finished game and no seat is remembered after
 /// its last hello: 30 days.
@@ -54,6 +54,21 @@ pub(super) fn load(conn: &Connection) -> Result<Loaded, StoreError> {
             })
         })?
         .collect::<Result<Vec<_>, _>>()?;
+    let mut stmt = conn.prepare(
+        "SELECT id, player_id, label, hash, created_at, revoked FROM api_tokens ORDER BY created_at",
+    )?;
+    let api_tokens = stmt
+        .query_map([], |r| {
+            Ok(ApiTokenRow {
+                id: r.get(0)?,
+                player_id: r.get(1)?,
+                label: r.get(2)?,
+                hash: r.get(3)?,
+                created_at: r.get(4)?,
+                revoked: r.get::<_, i64>(5)? != 0,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
     // Each room's full state, then the log rows after its log_from, in order.
     let mut rooms = Vec::new();
     let mut index = std::collections::HashMap::new();
@@ -93,6 +108,7 @@ pub(super) fn load(conn: &Connection) -> Result<Loaded, StoreError> {
     Ok(Loaded {
         players,
         accounts,
+        api_tokens,
         rooms,
     })
 }

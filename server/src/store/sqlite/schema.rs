@@ -61,6 +61,17 @@ CREATE TABLE IF NOT EXISTS accounts (
     hash TEXT NOT NULL,
     created_at INTEGER NOT NULL
 );
+-- API tokens of bot accounts: only a SHA-256 hash of each secret is kept
+-- (the secrets are 256 random bits, so a fast hash is enough). An account
+-- with a token, revoked or not, is a bot account.
+CREATE TABLE IF NOT EXISTS api_tokens (
+    id TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL,
+    label TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created_at INTEGER NOT NULL,
+    revoked INTEGER NOT NULL DEFAULT 0
+);
 CREATE TABLE IF NOT EXISTS ratings (
     player_id TEXT NOT NULL,
     kind TEXT NOT NULL,
