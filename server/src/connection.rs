@@ -36,6 +36,7 @@ use crate::store::StoreError;
 use crate::wall_clock::now_ms;
 
 mod api_tokens;
+mod challenges;
 mod hello;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
@@ -336,6 +337,11 @@ impl Handler {
         let identity = match (&self.identity, &message) {
             (None, ClientMessage::Hello { .. }) => {
                 self.hello(rid, message).await;
+                if let Some(identity) = &self.identity {
+                    self.shared
+                        .challenges()
+                        .connect(self.id, self.tx.clone(), identity);
+                }
                 if self.identity.as_ref().is_some_and(|i| i.bot) {
                     // An engine answers at once, all game long: a bot's
                     // bucket is ten times as deep and refills twenty times
@@ -382,6 +388,14 @@ impl Handler {
                 self.create_api_token(rid, identity, label).await
             }
             ClientMessage::ListApiTokens => self.list_api_tokens(rid, &identity),
+            ClientMessage::Challenge { to, options } => {
+                self.challenge(rid, &identity, &to, options)
+            }
+            ClientMessage::AnswerChallenge {
+                challenge_id,
+                accept,
+            } => self.answer_challenge(rid, identity, challenge_id, accept),
+            ClientMessage::ListBots => self.list_bots(rid),
             ClientMessage::RevokeApiToken { id } => self.revoke_api_token(rid, identity, id).await,
             ClientMessage::ListGames { offset, limit } => {
                 if !(1..=100).contains(&limit) {
@@ -582,6 +596,7 @@ impl Handler {
     /// Tells every room this connection was in that it is gone, and lets a
     /// guest's identity go from memory (the store keeps it).
     fn disconnected(&mut self) {
+        self.shared.challenges().disconnect(self.id);
         if let Some(identity) = &self.identity
             && !identity.registered
         {

@@ -15,6 +15,7 @@ mod accounts;
 mod address_limits;
 mod api_tokens;
 mod backlogs;
+mod challenges;
 mod config;
 mod connection;
 mod handle;

@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use crate::address_limits::AddressLimits;
 use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
+use crate::challenges::Challenges;
 use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
@@ -110,6 +111,8 @@ pub struct Shared {
     accounts: Mutex<Accounts>,
     /// Bot accounts' API tokens.
     api_tokens: Mutex<ApiTokens>,
+    /// Who is online, and the challenges waiting for an answer.
+    challenges: Mutex<Challenges>,
     /// Recent sign-in failures by address and name key: wrong passwords
     /// from elsewhere do not lock the owner of a name out.
     sign_in_failures: Mutex<HashMap<(IpAddr, String), Failures>>,
@@ -175,6 +178,7 @@ impl Shared {
             players: Mutex::new(players),
             accounts: Mutex::new(reserved),
             api_tokens: Mutex::new(api_tokens),
+            challenges: Mutex::new(Challenges::default()),
             sign_in_failures: Mutex::new(HashMap::new()),
             addresses,
             backlogs,
@@ -278,6 +282,12 @@ impl Shared {
     /// The API tokens, locked: held only for a look-up or a change.
     pub fn api_tokens(&self) -> MutexGuard<'_, ApiTokens> {
         lock(&self.api_tokens)
+    }
+
+    /// Who is online and the open challenges, locked: held only for a
+    /// look-up or a change.
+    pub fn challenges(&self) -> MutexGuard<'_, Challenges> {
+        lock(&self.challenges)
     }
 
     /// Records an identity (new, or renamed).

@@ -18,6 +18,13 @@ impl TabulaApp {
                 self.apply_session(command)
             }
             Command::Ask(danger) => self.confirm = danger,
+            Command::AnswerChallenge { id, accept } => {
+                self.challenges.retain(|c| c.id != id);
+                self.requests.send(ClientMessage::AnswerChallenge {
+                    challenge_id: id,
+                    accept,
+                });
+            }
             Command::ShowCreate(open) => self.lobby.create_open = open,
             Command::CreateRoom => self.create_room(),
             Command::JoinRoom { room_id, role } => {

@@ -34,6 +34,13 @@ pub enum Command {
     JoinByCode,
     /// Leave the current room.
     Leave,
+    /// Accept or decline a challenge we received.
+    AnswerChallenge {
+        /// The challenge.
+        id: String,
+        /// Yes or no.
+        accept: bool,
+    },
     /// Ask before a destructive action (`Some`), or drop the question (`None`).
     Ask(Option<Danger>),
     /// Place a Gomoku stone.

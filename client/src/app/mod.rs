@@ -26,6 +26,7 @@ mod apply;
 mod autoplay;
 mod bg_turn;
 mod board_panel;
+mod challenge_window;
 mod command;
 mod confirm_dialog;
 mod connect_screen;
@@ -137,6 +138,8 @@ pub struct TabulaApp {
     invitation: invitation::Invitation,
     /// The destructive action waiting for the player's yes.
     confirm: Option<Danger>,
+    /// Challenges from other players waiting for our answer, oldest first.
+    challenges: Vec<challenge_window::IncomingChallenge>,
     /// The Settings window is open.
     settings_open: bool,
     /// The keyboard help window is open.
@@ -188,6 +191,7 @@ impl TabulaApp {
             toasts: Toasts::default(),
             invitation: invitation::Invitation::default(),
             confirm: None,
+            challenges: Vec::new(),
             settings_open: false,
             help_open: false,
             autoplayed: None,
@@ -398,6 +402,10 @@ impl TabulaApp {
         if let Some(form) = &mut self.export {
             commands.extend(export_dialog::export_dialog(ui.ctx(), form));
         }
+        commands.extend(challenge_window::challenge_window(
+            ui.ctx(),
+            &self.challenges,
+        ));
         if let Some(danger) = self.confirm {
             if self.danger_stands(danger) {
                 commands.extend(confirm_dialog::confirm_dialog(ui.ctx(), danger));

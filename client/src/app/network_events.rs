@@ -100,7 +100,35 @@ impl TabulaApp {
             | ServerMessage::Pong
             | ServerMessage::LegalPlays { .. }
             | ServerMessage::ApiToken { .. }
-            | ServerMessage::ApiTokens { .. } => {}
+            | ServerMessage::ApiTokens { .. }
+            | ServerMessage::BotsOnline { .. } => {}
+            ServerMessage::ChallengeSent { .. } => {
+                self.toasts.push(rust_i18n::t!("challenge.sent"))
+            }
+            ServerMessage::Challenged {
+                challenge_id,
+                from,
+                options,
+            } => self
+                .challenges
+                .push(super::challenge_window::IncomingChallenge {
+                    id: challenge_id,
+                    from,
+                    options,
+                }),
+            ServerMessage::ChallengeAnswered {
+                room_id: Some(room_id),
+                ..
+            } => {
+                self.requests.send(ClientMessage::JoinRoom {
+                    room_id,
+                    role: Role::Player,
+                    since: None,
+                });
+            }
+            ServerMessage::ChallengeAnswered { .. } => {
+                self.toasts.push(rust_i18n::t!("challenge.declined"))
+            }
             ServerMessage::DiceStats { report } => self.dice.report = Some(*report),
             ServerMessage::Registered { name } => {
                 self.session.registered = true;

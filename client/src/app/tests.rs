@@ -17,6 +17,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 mod auto_pass;
 mod bg_clicks;
 mod board_style;
+mod challenges;
 mod defects;
 mod export_picker;
 mod layout;

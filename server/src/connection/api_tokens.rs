@@ -81,6 +81,9 @@ impl Handler {
             ..(*identity).clone()
         });
         self.shared.put_identity(bot.clone());
+        self.shared
+            .challenges()
+            .connect(self.id, self.tx.clone(), &bot);
         self.identity = Some(bot);
         self.reply(
             rid,

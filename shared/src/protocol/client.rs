@@ -125,6 +125,26 @@ pub enum ClientMessage {
         /// The token's id, from `api_token` or `api_tokens`.
         id: String,
     },
+    /// Challenge a player (or bot) who is online, by name, to a game with
+    /// these options (`opponent` must be `human`). They get `challenged` and
+    /// answer within a minute; the reply now is `challenge_sent`.
+    Challenge {
+        /// The name of the player challenged.
+        to: String,
+        /// The game, as for `create_room`; you are its creator.
+        options: RoomOptions,
+    },
+    /// Accept or decline a challenge you received. Accepting creates the
+    /// room and seats you in it (the reply is `joined` and a `snapshot`);
+    /// the challenger gets `challenge_answered` with the room to join.
+    AnswerChallenge {
+        /// The challenge, from `challenged`.
+        challenge_id: String,
+        /// Yes or no.
+        accept: bool,
+    },
+    /// The bot accounts online now; the reply is `bots_online`.
+    ListBots,
     /// Ask for a full snapshot of a room you are in.
     Sync {
         /// The room.
@@ -235,6 +255,9 @@ impl ClientMessage {
         "create_api_token",
         "list_api_tokens",
         "revoke_api_token",
+        "challenge",
+        "answer_challenge",
+        "list_bots",
         "sync",
         "legal_plays",
         "act",
@@ -272,6 +295,9 @@ impl ClientMessage {
             Hello { .. }
             | Register { .. }
             | CreateApiToken { .. }
+            | Challenge { .. }
+            | AnswerChallenge { .. }
+            | ListBots
             | ListApiTokens
             | RevokeApiToken { .. }
             | ListGames { .. }

@@ -5,7 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     AiRating, ApiTokenInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
-    LeaderboardPeriod, PlayerId, Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
+    LeaderboardPeriod, PlayerId, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
+    RoomSummary, is_false,
 };
 use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
@@ -91,6 +92,36 @@ pub enum ServerMessage {
         /// Whether this account is a bot account.
         #[serde(default, skip_serializing_if = "is_false")]
         bot: bool,
+    },
+    /// The answer to `challenge`: it was delivered.
+    ChallengeSent {
+        /// The challenge.
+        challenge_id: String,
+    },
+    /// Someone challenges you; answer with `answer_challenge` within a minute.
+    Challenged {
+        /// The challenge.
+        challenge_id: String,
+        /// Who challenges.
+        from: PlayerInfo,
+        /// The game offered (`colour` is the challenger's).
+        options: RoomOptions,
+    },
+    /// Your challenge was answered: accepted (join `room_id` as a player)
+    /// or declined.
+    ChallengeAnswered {
+        /// The challenge.
+        challenge_id: String,
+        /// Yes or no.
+        accepted: bool,
+        /// The new room, when accepted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room_id: Option<RoomId>,
+    },
+    /// The answer to `list_bots`.
+    BotsOnline {
+        /// Bot accounts connected now, by name.
+        bots: Vec<PlayerInfo>,
     },
     /// A new API token: shown this once, stored only as a hash.
     ApiToken {
