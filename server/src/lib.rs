@@ -9,13 +9,14 @@
 //!   changes to watchers; `registry` holds the players, their accounts and
 //!   the lobby; `store` is the SQLite file.
 //! - The AI players live in the `tabula-ai` crate; rooms run them on the
-//!   blocking pool.
+//!   blocking pool. `engines` runs the host's external engines.
 
 mod accounts;
 mod address_limits;
 mod backlogs;
 mod config;
 mod connection;
+pub mod engines;
 mod handle;
 mod http;
 mod identity;

@@ -282,6 +282,13 @@ impl Handler {
                 token: identity.token.clone(),
                 rooms,
                 registered: identity.registered,
+                engines: self
+                    .shared
+                    .config
+                    .engines
+                    .iter()
+                    .map(|e| e.info())
+                    .collect(),
             },
         );
         self.identity = Some(identity);

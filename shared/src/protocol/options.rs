@@ -1,10 +1,10 @@
 //! What a room's creator chooses: the game and its rules, the opponent
-//! (a person or an AI level), the colour, the clock, privacy, takebacks and
-//! rating.
+//! (a person, an AI level or one of the host's engines), the colour, the
+//! clock, privacy, takebacks and rating.
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameOptions, default_true, is_false};
+use super::{GameKind, GameOptions, default_true, is_false};
 
 /// The AI levels, by the names shown to players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -24,7 +24,7 @@ impl AiLevel {
 }
 
 /// Who sits in the seat opposite the creator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Opponent {
     /// Another person, who joins from the lobby or by code.
@@ -34,6 +34,22 @@ pub enum Opponent {
         /// How strong.
         level: AiLevel,
     },
+    /// An external engine the host runs, by the name the `welcome` lists
+    /// it under for this game; the built-in Expert stands in for it when
+    /// it fails.
+    Engine {
+        /// One of the names in `welcome.engines` for the room's game.
+        name: String,
+    },
+}
+
+/// An external engine the host offers as an opponent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    /// The game it plays.
+    pub game: GameKind,
+    /// Its name, as `Opponent::Engine` names it.
+    pub name: String,
 }
 
 /// The colour the creator asks for.

@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AiRating, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod, PlayerId,
-    Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
+    AiRating, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry, LeaderboardPeriod,
+    PlayerId, Role, RoomEvent, RoomId, RoomSnapshot, RoomSummary, is_false,
 };
 use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
@@ -80,6 +80,10 @@ pub enum ServerMessage {
         /// Whether this identity is a registered account (else a guest).
         #[serde(default, skip_serializing_if = "is_false")]
         registered: bool,
+        /// The host's external engines, offered as opponents
+        /// (`Opponent::Engine`); absent when there are none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        engines: Vec<EngineInfo>,
     },
     /// Your display name is now a registered account.
     Registered {
