@@ -145,6 +145,9 @@ pub struct CreateForm {
     pub vs_ai: bool,
     /// AI level.
     pub level: AiLevel,
+    /// One of the server's external engines instead of a built-in level
+    /// (cleared by the create dialog when the server does not offer it).
+    pub engine: Option<String>,
     /// Requested colour.
     pub colour: ColourChoice,
     /// Use a clock.
@@ -172,6 +175,7 @@ impl Default for CreateForm {
             crawford: true,
             vs_ai: true,
             level: AiLevel::Intermediate,
+            engine: None,
             colour: ColourChoice::Black,
             timed: false,
             minutes: 10,
@@ -201,10 +205,10 @@ impl CreateForm {
         };
         RoomOptions {
             game,
-            opponent: if self.vs_ai {
-                Opponent::Ai { level: self.level }
-            } else {
-                Opponent::Human
+            opponent: match (&self.engine, self.vs_ai) {
+                (_, false) => Opponent::Human,
+                (Some(name), true) => Opponent::Engine { name: name.clone() },
+                (None, true) => Opponent::Ai { level: self.level },
             },
             colour: self.colour,
             time_control: self.timed.then_some(TimeControl {
@@ -261,6 +265,13 @@ mod tests {
         assert_eq!(o.time_control.map(|t| t.initial_secs), Some(180));
         f.rated = true;
         assert!(!f.options().rated, "never rated against the AI");
+        f.engine = Some("Rapfi".into());
+        assert_eq!(
+            f.options().opponent,
+            Opponent::Engine {
+                name: "Rapfi".into()
+            }
+        );
         f.vs_ai = false;
         assert_eq!(f.options().opponent, Opponent::Human);
         assert!(f.options().rated);

@@ -443,6 +443,7 @@ impl TabulaApp {
                 ui.ctx(),
                 &mut self.settings.create,
                 self.session.registered,
+                &self.session.engines,
             ));
         }
     }

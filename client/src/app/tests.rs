@@ -15,6 +15,7 @@ use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
 mod defects;
+mod engines;
 mod layout;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
@@ -453,6 +454,7 @@ fn welcome_keeps_the_token_and_rejoins_the_seated_room() {
             token: "t1".into(),
             rooms: vec!["r9".into()],
             registered: true,
+            engines: Vec::new(),
         },
     );
     assert_eq!(

@@ -49,6 +49,7 @@ fn a_server_that_answered_is_retried() {
             rooms: Vec::new(),
             protocol: PROTOCOL_VERSION,
             registered: false,
+            engines: Vec::new(),
         },
     );
     queued(&mut rx);

@@ -23,6 +23,7 @@ fn harness(size: [f32; 2]) -> Harness<'static, TabulaApp> {
             rooms: Vec::new(),
             protocol: PROTOCOL_VERSION,
             registered: false,
+            engines: Vec::new(),
         },
     );
     let mut h = Harness::builder()
