@@ -337,3 +337,62 @@ async fn a_backgammon_engine_that_answers_an_illegal_play_is_replaced_by_the_exp
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_room_whose_engine_the_restarted_server_no_longer_runs_plays_on_with_the_expert() {
+    let (server, tmp) = server_with_engines().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(gomoku_options(
+            json!({"kind": "engine", "name": "Good"}),
+            "black",
+        ))
+        .await;
+    let reply = ada
+        .act(&room, json!({"kind": "place", "point": {"x": 0, "y": 0}}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    let answer = ada.action_where(|a| a["seat"] == "second").await;
+    assert_eq!(
+        answer["point"],
+        json!({"x": 7, "y": 7}),
+        "the engine's stone"
+    );
+    server.stop().await;
+
+    // The same data, no engines.
+    let server = TestServer::start_with(test_config(&tmp.path().join("data"))).await;
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    ada2.join(&room, "player").await;
+    let reply = ada2
+        .act(&room, json!({"kind": "place", "point": {"x": 1, "y": 0}}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    ada2.action_where(|a| a["seat"] == "second").await;
+    assert_eq!(
+        notices(&ada2),
+        ["Good is not on this server any more; the built-in Expert plays its moves from now on."]
+    );
+    assert_eq!(
+        logged(&tmp, "Good"),
+        ["7,7"],
+        "only the first stone was the engine's"
+    );
+    // Told once: the next stone is the Expert's without a word.
+    let reply = ada2
+        .act(&room, json!({"kind": "place", "point": {"x": 2, "y": 0}}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    ada2.action_where(|a| a["seat"] == "second" && a["point"] != json!(null))
+        .await;
+    let snap = ada2.request(json!({"type": "sync", "room_id": room})).await;
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(6)
+    );
+    assert_eq!(notices(&ada2).len(), 1);
+    server.stop().await;
+}

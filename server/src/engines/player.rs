@@ -90,9 +90,14 @@ impl EnginePlayer {
                 } else {
                     "the built-in Expert plays this move"
                 };
+                let what = if failure == EngineFailure::Missing {
+                    failure.to_string()
+                } else {
+                    format!("failed: {failure}")
+                };
                 EngineTurn {
                     action: None,
-                    note: Some(format!("{} failed: {failure}; {then}.", self.name)),
+                    note: Some(format!("{} {what}; {then}.", self.name)),
                 }
             }
         }

@@ -12,7 +12,8 @@ use tokio::time::Instant;
 
 use super::EngineSpec;
 
-/// Why an engine's turn failed. Its text completes "<engine> failed: ...".
+/// Why an engine's turn failed. Its text completes "<engine> failed: ..."
+/// (but see [`EngineFailure::Missing`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineFailure {
     /// The program could not be started.
@@ -31,7 +32,8 @@ pub enum EngineFailure {
     #[error("it answered {0:?}")]
     Refused(String),
     /// The host no longer runs this engine (a room saved before a restart).
-    #[error("it is not on this server any more")]
+    /// Its text follows the engine's name: "<engine> is not on ...".
+    #[error("is not on this server any more")]
     Missing,
 }
 
