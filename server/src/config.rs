@@ -64,6 +64,9 @@ pub struct Config {
     /// (`--engine GAME:NAME=COMMAND`); each room against one runs its own
     /// process, with `ai_budget` per move.
     pub engines: Vec<EngineSpec>,
+    /// Most engine processes running at once, over all rooms; a room whose
+    /// engine finds none free has the built-in Expert play for it.
+    pub max_engine_processes: usize,
 }
 
 impl Default for Config {
@@ -90,6 +93,7 @@ impl Default for Config {
             rooms_per_address: 100,
             max_outbound_bytes: 64 * 1024 * 1024,
             engines: Vec::new(),
+            max_engine_processes: 16,
         }
     }
 }

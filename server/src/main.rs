@@ -69,6 +69,10 @@ struct Args {
     /// protocol); repeat for more. Arguments are split at spaces.
     #[arg(long = "engine", value_name = "GAME:NAME=COMMAND")]
     engines: Vec<EngineSpec>,
+    /// Most engine processes running at once (each room against an engine
+    /// runs its own while a game is played in it).
+    #[arg(long, default_value_t = 16)]
+    max_engine_processes: usize,
 }
 
 #[tokio::main]
@@ -112,6 +116,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         rooms_per_address: args.rooms_per_address,
         max_outbound_bytes: args.max_outbound_mib.saturating_mul(1024 * 1024),
         engines: args.engines,
+        max_engine_processes: args.max_engine_processes,
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

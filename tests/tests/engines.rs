@@ -41,6 +41,13 @@ fn engine(game: GameKind, name: &str, fail: &[&str], log: &Path) -> EngineSpec {
 
 /// A server offering the test engines, and the directory of their logs.
 async fn server_with_engines() -> (TestServer, tempfile::TempDir) {
+    server_with_engines_and(|_| {}).await
+}
+
+/// [`server_with_engines`] with more settings.
+async fn server_with_engines_and(
+    more: impl FnOnce(&mut tabula_server::Config),
+) -> (TestServer, tempfile::TempDir) {
     let tmp = tempfile::tempdir().expect("temp dir");
     let logs = tmp.path().join("logs");
     std::fs::create_dir_all(&logs).expect("log dir");
@@ -74,6 +81,7 @@ async fn server_with_engines() -> (TestServer, tempfile::TempDir) {
             &log("Cheat"),
         ),
     ];
+    more(&mut config);
     (TestServer::start_with(config).await, tmp)
 }
 
@@ -394,5 +402,60 @@ async fn a_room_whose_engine_the_restarted_server_no_longer_runs_plays_on_with_t
         Some(6)
     );
     assert_eq!(notices(&ada2).len(), 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn with_every_engine_slot_taken_the_expert_plays_until_one_is_given_back() {
+    let (server, tmp) = server_with_engines_and(|c| c.max_engine_processes = 1).await;
+    let mut ada = server.client("Ada").await;
+    let (ada_room, _) = ada
+        .create(gomoku_options(
+            json!({"kind": "engine", "name": "Good"}),
+            "black",
+        ))
+        .await;
+    ada.act(
+        &ada_room,
+        json!({"kind": "place", "point": {"x": 0, "y": 0}}),
+    )
+    .await;
+    ada.action_where(|a| a["seat"] == "second").await;
+    assert_eq!(logged(&tmp, "Good").len(), 1, "Ada's engine runs");
+
+    // Ada's engine holds the only slot: Bob's room is told, once, and
+    // gets the Expert's stones.
+    let mut bob = server.client("Bob").await;
+    let (bob_room, _) = bob
+        .create(gomoku_options(
+            json!({"kind": "engine", "name": "Good"}),
+            "black",
+        ))
+        .await;
+    for x in 0..2 {
+        bob.act(
+            &bob_room,
+            json!({"kind": "place", "point": {"x": x, "y": 0}}),
+        )
+        .await;
+        bob.action_where(|a| a["seat"] == "second").await;
+    }
+    assert_eq!(logged(&tmp, "Good").len(), 1, "no second engine started");
+    let told = notices(&bob);
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert!(told[0].starts_with("Good is not started"), "{told:?}");
+
+    // Ada's game ends: her engine stops, and Bob's room gets the slot.
+    ada.send(json!({"type": "resign", "room_id": ada_room}))
+        .await;
+    ada.event("game_over").await;
+    bob.act(
+        &bob_room,
+        json!({"kind": "place", "point": {"x": 2, "y": 0}}),
+    )
+    .await;
+    bob.action_where(|a| a["seat"] == "second").await;
+    assert_eq!(logged(&tmp, "Good").len(), 2, "Bob's engine started");
+    assert_eq!(notices(&bob).len(), 1);
     server.stop().await;
 }

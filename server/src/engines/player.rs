@@ -4,8 +4,11 @@
 //! process between turns, and gives up on it when it fails: the process is
 //! killed, the room is told, and the built-in Expert plays that move. The
 //! next turn starts a fresh process, until [`MAX_FAILURES`] failures, after
-//! which the Expert plays the rest of the room's games.
+//! which the Expert plays the rest of the room's games. A running process
+//! holds one of the server's engine slots (`--max-engine-processes`); with
+//! none free, the Expert plays the move.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tabula_shared::backgammon::GamePhase;
@@ -13,6 +16,7 @@ use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Phase;
 use tabula_shared::protocol::PlayerAction;
 use tabula_shared::seat::{Seat, side_of};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::{EngineFailure, EngineProcess, EngineSpec, gomocup, line};
 
@@ -33,31 +37,52 @@ pub struct EngineTurn {
     pub note: Option<String>,
 }
 
+/// An engine's process while it runs.
+struct Running {
+    /// The child.
+    process: EngineProcess,
+    /// Whether it was sent `START` (Gomoku).
+    started: bool,
+    /// The server's engine slot it holds, given back when it stops.
+    _slot: OwnedSemaphorePermit,
+}
+
 /// A room's engine seat.
 pub struct EnginePlayer {
     /// The engine's name, as the seat shows it.
     name: String,
     /// How to start it; `None` when the host no longer runs it.
     spec: Option<EngineSpec>,
+    /// The server's engine slots, one per running process.
+    slots: Arc<Semaphore>,
     /// The running process, kept between turns.
-    process: Option<EngineProcess>,
-    /// Whether the running process was sent `START` (Gomoku).
-    started: bool,
+    running: Option<Running>,
     /// Failures so far in this room.
     failures: u32,
+    /// The room was told that no slot was free, and none has been since.
+    told_busy: bool,
 }
 
 impl EnginePlayer {
     /// The engine called `name`, started from `spec` when first needed
-    /// (`None`: the server does not run it, and the Expert plays).
-    pub fn new(name: &str, spec: Option<EngineSpec>) -> EnginePlayer {
+    /// (`None`: the server does not run it, and the Expert plays) in one
+    /// of the `slots`.
+    pub fn new(name: &str, spec: Option<EngineSpec>, slots: Arc<Semaphore>) -> EnginePlayer {
         EnginePlayer {
             name: name.to_string(),
             spec,
-            process: None,
-            started: false,
+            slots,
+            running: None,
             failures: 0,
+            told_busy: false,
         }
+    }
+
+    /// Stops the engine's process, if it runs (the game is over, or
+    /// nobody is in the room), giving its slot back; the next turn starts
+    /// it again.
+    pub fn stop(&mut self) {
+        self.running = None;
     }
 
     /// Whether the room has given up on the engine.
@@ -71,14 +96,36 @@ impl EnginePlayer {
         if self.retired() || !self.is_engines(game, seat) {
             return EngineTurn::default();
         }
-        match self.ask(game, seat, budget).await {
+        // A process to start needs a slot.
+        let mut slot = None;
+        if self.running.is_none() && self.spec.is_some() {
+            match self.slots.clone().try_acquire_owned() {
+                Ok(free) => {
+                    slot = Some(free);
+                    self.told_busy = false;
+                }
+                Err(_) => {
+                    // Not the engine's fault: the Expert plays, and the
+                    // engine is tried again next turn.
+                    let note = (!std::mem::replace(&mut self.told_busy, true)).then(|| {
+                        format!(
+                            "{} is not started: the server runs as many engines as it may; \
+                             the built-in Expert plays until one stops.",
+                            self.name
+                        )
+                    });
+                    return EngineTurn { action: None, note };
+                }
+            }
+        }
+        match self.ask(game, seat, budget, slot).await {
             Ok(action) => EngineTurn {
                 action: Some(action),
                 note: None,
             },
             Err(failure) => {
                 // Dropping the process kills it.
-                self.process = None;
+                self.running = None;
                 self.failures = if failure == EngineFailure::Missing {
                     MAX_FAILURES
                 } else {
@@ -119,26 +166,32 @@ impl EnginePlayer {
         }
     }
 
-    /// Asks the engine, starting it first when it is not running.
+    /// Asks the engine, starting it first in `slot` when it is not running.
     async fn ask(
         &mut self,
         game: &LiveGame,
         seat: Seat,
         budget: Duration,
+        slot: Option<OwnedSemaphorePermit>,
     ) -> Result<PlayerAction, EngineFailure> {
         let spec = self.spec.as_ref().ok_or(EngineFailure::Missing)?;
-        let process = match &mut self.process {
-            Some(process) => process,
-            slot => {
-                self.started = false;
-                slot.insert(EngineProcess::start(spec)?)
+        let running = match &mut self.running {
+            Some(running) => running,
+            empty => {
+                let slot = slot.ok_or(EngineFailure::Start("no engine slot".into()))?;
+                empty.insert(Running {
+                    process: EngineProcess::start(spec)?,
+                    started: false,
+                    _slot: slot,
+                })
             }
         };
+        let process = &mut running.process;
         match game {
             LiveGame::Gomoku(g) => {
-                if !self.started {
+                if !running.started {
                     gomocup::start(process, g, budget).await?;
-                    self.started = true;
+                    running.started = true;
                 }
                 let point = gomocup::place(process, g, seat, budget, MARGIN).await?;
                 Ok(PlayerAction::Place { point })

@@ -72,8 +72,9 @@ pub(super) fn engine_seat(
         .iter()
         .find(|e| e.game == kind && e.name == *name)
         .cloned();
+    let slots = shared.engine_slots.clone();
     Some(Arc::new(tokio::sync::Mutex::new(EnginePlayer::new(
-        name, spec,
+        name, spec, slots,
     ))))
 }
 
@@ -137,6 +138,17 @@ impl Room {
         value: ResignKind,
     ) -> bool {
         ai::accepts_resignation(game, side_of(seat), value)
+    }
+
+    /// Stops the room's engine process, unless it is thinking (it then
+    /// stays for the move it is asked): the game is over, or nobody is here
+    /// to play it. Its next turn starts it again.
+    pub(super) fn stop_engine(&self) {
+        if let Some(engine) = &self.engine
+            && let Ok(mut engine) = engine.try_lock()
+        {
+            engine.stop();
+        }
     }
 
     /// Makes any AI move still being thought about arrive as out of date,
