@@ -31,6 +31,8 @@ fn engine(game: GameKind, name: &str, fail: &[&str], log: &Path) -> EngineSpec {
     let mut args = vec![protocol.to_string()];
     args.extend(fail.iter().map(|s| s.to_string()));
     args.extend(["--log".to_string(), log.display().to_string()]);
+    let requests = log.with_extension("requests");
+    args.extend(["--requests".to_string(), requests.display().to_string()]);
     EngineSpec {
         game,
         name: name.into(),
@@ -88,6 +90,16 @@ async fn server_with_engines_and(
 /// The lines an engine logged as its good answers.
 fn logged(tmp: &tempfile::TempDir, name: &str) -> Vec<String> {
     let path: PathBuf = tmp.path().join("logs").join(format!("{name}.log"));
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
+/// The Gomocup commands an engine was sent (their first words).
+fn requests(tmp: &tempfile::TempDir, name: &str) -> Vec<String> {
+    let path: PathBuf = tmp.path().join("logs").join(format!("{name}.requests"));
     std::fs::read_to_string(path)
         .unwrap_or_default()
         .lines()
@@ -211,6 +223,13 @@ async fn a_gomocup_engine_plays_a_whole_game() {
     let brain = [(7, 7), (6, 6), (7, 6), (8, 6)].map(|(x, y)| Point { x, y });
     assert_eq!(ai, brain);
     assert_eq!(logged(&tmp, "Good"), ["7,7", "6,6", "7,6", "8,6"]);
+    // The whole board once, then only Ada's new stone each turn.
+    assert_eq!(
+        requests(&tmp, "Good"),
+        [
+            "START", "INFO", "INFO", "INFO", "BOARD", "TURN", "TURN", "TURN"
+        ]
+    );
     assert!(notices(&ada).is_empty(), "{:?}", notices(&ada));
     server.stop().await;
 }
@@ -457,5 +476,41 @@ async fn with_every_engine_slot_taken_the_expert_plays_until_one_is_given_back()
     bob.action_where(|a| a["seat"] == "second").await;
     assert_eq!(logged(&tmp, "Good").len(), 2, "Bob's engine started");
     assert_eq!(notices(&bob).len(), 1);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn after_a_takeback_the_gomocup_engine_is_sent_the_whole_board_again() {
+    let (server, tmp) = server_with_engines().await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(gomoku_options(
+            json!({"kind": "engine", "name": "Good"}),
+            "black",
+        ))
+        .await;
+    for x in 0..2 {
+        ada.act(&room, json!({"kind": "place", "point": {"x": x, "y": 0}}))
+            .await;
+        ada.action_where(|a| a["seat"] == "second").await;
+    }
+    // Against the AI a takeback removes Ada's stone and the engine's answer.
+    let took = ada
+        .request(json!({"type": "request_takeback", "room_id": room}))
+        .await;
+    assert_eq!(took["type"], "ok", "{took}");
+    ada.event("took_back").await;
+    ada.act(&room, json!({"kind": "place", "point": {"x": 5, "y": 0}}))
+        .await;
+    let answer = ada.action_where(|a| a["seat"] == "second").await;
+    // The brain knows the board as it is now: (6,6) is free again.
+    assert_eq!(answer["point"], json!({"x": 6, "y": 6}), "{answer}");
+    assert_eq!(logged(&tmp, "Good"), ["7,7", "6,6", "6,6"]);
+    assert_eq!(
+        requests(&tmp, "Good"),
+        [
+            "START", "INFO", "INFO", "INFO", "BOARD", "TURN", "RESTART", "BOARD"
+        ]
+    );
     server.stop().await;
 }

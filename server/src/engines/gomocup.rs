@@ -1,8 +1,11 @@
-//! The Gomocup brain protocol, as a manager speaks it: `START size`, the
-//! `INFO` settings, then each turn the whole position as `BOARD` ...
-//! `DONE` (which also covers takebacks and rematches), answered by `x,y`.
-//! Lines starting `MESSAGE`, `DEBUG` or `SUGGEST` are the brain talking to
-//! the manager, and are skipped. Reference:
+//! The Gomocup brain protocol, as a manager speaks it: `START size` and
+//! the `INFO` settings once; then, each turn, `TURN x,y` when the opponent's
+//! stone is the only one the brain has not seen, and otherwise the whole
+//! position (a takeback, a stone the built-in Expert played for it, a fresh
+//! brain): `BEGIN` on an empty board, else `BOARD` ... `DONE`, after
+//! `RESTART` when the brain has played in this process before. The brain
+//! answers `x,y`. Lines starting `MESSAGE`, `DEBUG` or `SUGGEST` are the
+//! brain talking to the manager, and are skipped. Reference:
 //! <https://plastovicka.github.io/protocl2en.htm>.
 
 use std::fmt::Write as _;
@@ -55,10 +58,7 @@ pub(super) async fn start(
     budget: Duration,
 ) -> Result<(), EngineFailure> {
     process.send(&format!("START {}\n", game.size())).await?;
-    let ok = answer(process, Instant::now() + START_WAIT, START_WAIT).await?;
-    if !ok.eq_ignore_ascii_case("OK") {
-        return Err(EngineFailure::Refused(ok));
-    }
+    expect_ok(process, START_WAIT).await?;
     let info = format!(
         "INFO timeout_turn {}\nINFO timeout_match 0\nINFO rule {}\n",
         budget.as_millis(),
@@ -67,26 +67,61 @@ pub(super) async fn start(
     process.send(&info).await
 }
 
+/// Expects `OK` to a command that has no other answer.
+async fn expect_ok(process: &mut EngineProcess, wait: Duration) -> Result<(), EngineFailure> {
+    let ok = answer(process, Instant::now() + wait, wait).await?;
+    if ok.eq_ignore_ascii_case("OK") || ok.to_ascii_uppercase().starts_with("OK ") {
+        Ok(())
+    } else {
+        Err(EngineFailure::Refused(ok))
+    }
+}
+
+/// The request that gives the brain `game`'s position, when it last saw
+/// `seen` (`None`: nothing since `START`): `TURN` with the one new stone,
+/// or the whole board.
+fn request(game: &Gomoku, seen: Option<&[Point]>) -> String {
+    let moves = game.moves();
+    if let Some(before) = seen
+        && let Some((&last, earlier)) = moves.split_last()
+        && earlier == before
+    {
+        return format!("TURN {},{}\n", last.x, last.y);
+    }
+    if moves.is_empty() {
+        return "BEGIN\n".into();
+    }
+    let own = game.stone_to_play();
+    let mut board = String::from("BOARD\n");
+    for &p in moves {
+        let field = if game.get(p) == Some(own) { 1 } else { 2 };
+        let _ = writeln!(board, "{},{},{field}", p.x, p.y);
+    }
+    board.push_str("DONE\n");
+    board
+}
+
 /// The brain's stone for `seat` in `game` (in the main phase), within
-/// `budget` plus `margin`, checked against the rules.
+/// `budget` plus `margin`, checked against the rules. `seen` is the
+/// position the brain knows (`None` right after `START`); it becomes the
+/// position after the answer.
 ///
 /// # Errors
 /// A crash, no answer in time, an `ERROR` answer, or an illegal point.
 pub(super) async fn place(
     process: &mut EngineProcess,
+    seen: &mut Option<Vec<Point>>,
     game: &Gomoku,
     seat: Seat,
     budget: Duration,
     margin: Duration,
 ) -> Result<Point, EngineFailure> {
-    let own = game.stone_to_play();
-    let mut board = String::from("BOARD\n");
-    for &p in game.moves() {
-        let field = if game.get(p) == Some(own) { 1 } else { 2 };
-        let _ = writeln!(board, "{},{},{field}", p.x, p.y);
+    let request = request(game, seen.as_deref());
+    if seen.take().is_some() && !request.starts_with("TURN") {
+        process.send("RESTART\n").await?;
+        expect_ok(process, START_WAIT).await?;
     }
-    board.push_str("DONE\n");
-    process.send(&board).await?;
+    process.send(&request).await?;
     let waited = budget + margin;
     let line = answer(process, Instant::now() + waited, waited).await?;
     let mut parts = line.split(',').map(str::trim);
@@ -103,5 +138,8 @@ pub(super) async fn place(
     let point = Point::new(px, py);
     game.is_legal(seat, point)
         .map_err(|e| EngineFailure::Illegal(format!("{x},{y}: {e}")))?;
+    let mut now = game.moves().to_vec();
+    now.push(point);
+    *seen = Some(now);
     Ok(point)
 }

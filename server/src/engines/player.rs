@@ -43,6 +43,8 @@ struct Running {
     process: EngineProcess,
     /// Whether it was sent `START` (Gomoku).
     started: bool,
+    /// The stones it knows, after its last answer (Gomoku).
+    seen: Option<Vec<tabula_shared::gomoku::Point>>,
     /// The server's engine slot it holds, given back when it stops.
     _slot: OwnedSemaphorePermit,
 }
@@ -182,6 +184,7 @@ impl EnginePlayer {
                 empty.insert(Running {
                     process: EngineProcess::start(spec)?,
                     started: false,
+                    seen: None,
                     _slot: slot,
                 })
             }
@@ -193,7 +196,8 @@ impl EnginePlayer {
                     gomocup::start(process, g, budget).await?;
                     running.started = true;
                 }
-                let point = gomocup::place(process, g, seat, budget, MARGIN).await?;
+                let seen = &mut running.seen;
+                let point = gomocup::place(process, seen, g, seat, budget, MARGIN).await?;
                 Ok(PlayerAction::Place { point })
             }
             LiveGame::Backgammon(m) => {

@@ -1,7 +1,8 @@
 //! A small external engine for the end-to-end tests, in either protocol the
 //! server's engines speak, that plays simply and fails on request.
 //!
-//! `test-engine gomocup|line [--fail crash|illegal|hang --after N] [--log FILE]`
+//! `test-engine gomocup|line [--fail crash|illegal|hang --after N] [--log FILE]
+//! [--requests FILE]`
 //!
 //! - `gomocup`: a Gomocup brain that plays the empty point nearest the
 //!   centre (by rings, then rows, then columns).
@@ -13,7 +14,9 @@
 //! After `N` good answers, `--fail` makes it exit with status 3 (`crash`),
 //! answer an occupied point or an unchanged position (`illegal`), or never
 //! answer (`hang`). Every good answer is appended to the `--log` file, so a
-//! test can tell the engine's moves from the built-in AI's.
+//! test can tell the engine's moves from the built-in AI's, and the first
+//! word of every Gomocup command (not the lines of a board) to the
+//! `--requests` file.
 
 use std::collections::HashSet;
 use std::io::{BufRead, Write};
@@ -58,6 +61,21 @@ struct Args {
     /// Appends each good answer here.
     #[arg(long)]
     log: Option<PathBuf>,
+    /// Appends each Gomocup command's first word here.
+    #[arg(long)]
+    requests: Option<PathBuf>,
+}
+
+/// Appends `line` to the file at `path`, if there is one.
+fn append(path: Option<&PathBuf>, line: &str) {
+    if let Some(path) = path
+        && let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+    {
+        let _ = writeln!(f, "{line}");
+    }
 }
 
 /// The engine's state across requests.
@@ -89,14 +107,7 @@ impl Engine {
     /// Records a good answer.
     fn answered(&mut self, answer: &str) {
         self.answers += 1;
-        if let Some(path) = &self.args.log
-            && let Ok(mut f) = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-        {
-            let _ = writeln!(f, "{answer}");
-        }
+        append(self.args.log.as_ref(), answer);
     }
 
     /// Gomoku: the stone to play now.
@@ -172,6 +183,7 @@ impl Engine {
             return None;
         }
         let (cmd, rest) = line.split_once(' ').unwrap_or((line, ""));
+        append(self.args.requests.as_ref(), &cmd.to_ascii_uppercase());
         match cmd.to_ascii_uppercase().as_str() {
             "START" => match rest.trim().parse() {
                 Ok(size) => {
@@ -181,6 +193,10 @@ impl Engine {
                 }
                 Err(_) => Some("ERROR bad size".into()),
             },
+            "RESTART" => {
+                self.stones.clear();
+                Some("OK".into())
+            }
             "INFO" => None,
             "BOARD" => {
                 *collecting = Some(Vec::new());
