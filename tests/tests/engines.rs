@@ -75,6 +75,12 @@ async fn server_with_engines_and(
             &["--fail", "hang", "--after", "2"],
             &log("Sleepy"),
         ),
+        engine(
+            GameKind::Gomoku,
+            "Flood",
+            &["--fail", "flood", "--after", "2"],
+            &log("Flood"),
+        ),
         engine(GameKind::Backgammon, "Racer", &[], &log("Racer")),
         engine(
             GameKind::Backgammon,
@@ -274,6 +280,11 @@ async fn a_gomocup_engine_that_crashes_mid_game_is_replaced_by_the_expert() {
 #[tokio::test]
 async fn a_gomocup_engine_that_answers_an_illegal_move_is_replaced_by_the_expert() {
     the_expert_takes_over_from("Liar", "it answered an illegal move").await;
+}
+
+#[tokio::test]
+async fn a_gomocup_engine_that_floods_its_output_is_killed_and_replaced_by_the_expert() {
+    the_expert_takes_over_from("Flood", "it answered a line longer than 64 KiB").await;
 }
 
 #[tokio::test]

@@ -6,11 +6,16 @@
 use std::process::Stdio;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 use tokio::time::Instant;
 
 use super::EngineSpec;
+
+/// Longest line an engine may answer; a longer one is a failure (the
+/// engine is not trusted to end its lines). [`EngineFailure::Overlong`]
+/// names it.
+const LINE_MAX: usize = 64 * 1024;
 
 /// Why an engine's turn failed. Its text completes "<engine> failed: ..."
 /// (but see [`EngineFailure::Missing`]).
@@ -31,6 +36,9 @@ pub enum EngineFailure {
     /// An `ERROR` or `UNKNOWN` answer, or anything else unexpected.
     #[error("it answered {0:?}")]
     Refused(String),
+    /// An answer longer than 64 KiB, or one that never ends its line.
+    #[error("it answered a line longer than 64 KiB")]
+    Overlong,
     /// The host no longer runs this engine (a room saved before a restart).
     /// Its text follows the engine's name: "<engine> is not on ...".
     #[error("is not on this server any more")]
@@ -43,8 +51,8 @@ pub struct EngineProcess {
     child: Child,
     /// Where requests go.
     stdin: ChildStdin,
-    /// Where answers come from, a line at a time.
-    stdout: Lines<BufReader<ChildStdout>>,
+    /// Where answers come from.
+    stdout: BufReader<ChildStdout>,
 }
 
 impl EngineProcess {
@@ -68,7 +76,7 @@ impl EngineProcess {
         Ok(EngineProcess {
             child,
             stdin,
-            stdout: BufReader::new(stdout).lines(),
+            stdout: BufReader::new(stdout),
         })
     }
 
@@ -99,10 +107,11 @@ impl EngineProcess {
         deadline: Instant,
         waited: Duration,
     ) -> Result<String, EngineFailure> {
-        match tokio::time::timeout_at(deadline, self.stdout.next_line()).await {
+        match tokio::time::timeout_at(deadline, next_line(&mut self.stdout)).await {
             Err(_) => Err(EngineFailure::TimedOut(waited)),
             Ok(Ok(Some(line))) => Ok(line.trim_end_matches('\r').to_string()),
-            Ok(Ok(None) | Err(_)) => Err(self.exited().await),
+            Ok(Err(Overlong)) => Err(EngineFailure::Overlong),
+            Ok(Ok(None)) => Err(self.exited().await),
         }
     }
 
@@ -111,6 +120,36 @@ impl EngineProcess {
         match tokio::time::timeout(Duration::from_millis(500), self.child.wait()).await {
             Ok(Ok(status)) => EngineFailure::Exited(status.to_string()),
             _ => EngineFailure::Exited("its output closed".into()),
+        }
+    }
+}
+
+/// A line longer than [`LINE_MAX`].
+struct Overlong;
+
+/// The next line of `reader` without its `\n` (`None` at the end of the
+/// output or on a read error), as text with any invalid UTF-8 replaced.
+/// Not cancel safe: a caller that gives up on it drops the process.
+async fn next_line(reader: &mut BufReader<ChildStdout>) -> Result<Option<String>, Overlong> {
+    let mut line = Vec::new();
+    loop {
+        let Ok(buf) = reader.fill_buf().await else {
+            return Ok(None);
+        };
+        if buf.is_empty() {
+            return Ok((!line.is_empty()).then(|| String::from_utf8_lossy(&line).into_owned()));
+        }
+        let (taken, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (i, true),
+            None => (buf.len(), false),
+        };
+        line.extend_from_slice(&buf[..taken]);
+        reader.consume(if done { taken + 1 } else { taken });
+        if line.len() > LINE_MAX {
+            return Err(Overlong);
+        }
+        if done {
+            return Ok(Some(String::from_utf8_lossy(&line).into_owned()));
         }
     }
 }

@@ -12,8 +12,8 @@
 //!   hundreds of turns).
 //!
 //! After `N` good answers, `--fail` makes it exit with status 3 (`crash`),
-//! answer an occupied point or an unchanged position (`illegal`), or never
-//! answer (`hang`). Every good answer is appended to the `--log` file, so a
+//! answer an occupied point or an unchanged position (`illegal`), never
+//! answer (`hang`), or write 100 KiB without ending the line (`flood`). Every good answer is appended to the `--log` file, so a
 //! test can tell the engine's moves from the built-in AI's, and the first
 //! word of every Gomocup command (not the lines of a board) to the
 //! `--requests` file.
@@ -45,6 +45,8 @@ enum Fail {
     Illegal,
     /// Never answer.
     Hang,
+    /// Write 100 KiB without a line end, then never answer.
+    Flood,
 }
 
 #[derive(Parser)]
@@ -100,6 +102,14 @@ impl Engine {
             Fail::Hang => loop {
                 std::thread::sleep(std::time::Duration::from_secs(3600));
             },
+            Fail::Flood => {
+                let mut out = std::io::stdout().lock();
+                let _ = out.write_all(&[b'x'; 100 * 1024]);
+                let _ = out.flush();
+                loop {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                }
+            }
             Fail::Illegal => Some(illegal()),
         }
     }
