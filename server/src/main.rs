@@ -99,6 +99,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         {
             return Err(format!("two engines are called {:?}", spec.name).into());
         }
+        spec.check_program()?;
     }
     raise_fd_limit();
     let config = Config {

@@ -42,6 +42,33 @@ pub enum SpecError {
 }
 
 impl EngineSpec {
+    /// Checks that the program exists: a path with a `/` names a file, a
+    /// bare name is looked up on `PATH`. The server refuses to start
+    /// otherwise, so that a typo is seen at once rather than as failures
+    /// in every room.
+    ///
+    /// # Errors
+    /// A sentence naming the engine and the program not found.
+    pub fn check_program(&self) -> Result<(), String> {
+        let program = std::path::Path::new(&self.program);
+        let found =
+            if self.program.contains(std::path::MAIN_SEPARATOR) || self.program.contains('/') {
+                program.is_file()
+            } else {
+                std::env::var_os("PATH").is_some_and(|path| {
+                    std::env::split_paths(&path).any(|dir| dir.join(program).is_file())
+                })
+            };
+        if found {
+            Ok(())
+        } else {
+            Err(format!(
+                "engine {:?}: no program {:?} (a path, or a name on PATH)",
+                self.name, self.program
+            ))
+        }
+    }
+
     /// The engine as the `welcome` lists it.
     pub fn info(&self) -> EngineInfo {
         EngineInfo {
@@ -103,6 +130,23 @@ mod tests {
         assert_eq!(spec.name, "Tabula 2");
         assert_eq!(spec.program, "bg-engine");
         assert_eq!(spec.args, ["--level", "beginner"]);
+    }
+
+    #[test]
+    fn a_program_that_is_not_there_is_found_out() {
+        let spec = |program: &str| EngineSpec {
+            game: GameKind::Gomoku,
+            name: "X".into(),
+            program: program.into(),
+            args: Vec::new(),
+        };
+        assert_eq!(spec("/bin/sh").check_program(), Ok(()));
+        assert_eq!(spec("sh").check_program(), Ok(()));
+        let missing = spec("/no/such/pbrain")
+            .check_program()
+            .expect_err("missing");
+        assert!(missing.contains("/no/such/pbrain"), "{missing}");
+        assert!(spec("no-such-pbrain-anywhere").check_program().is_err());
     }
 
     #[test]
