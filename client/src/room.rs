@@ -386,12 +386,13 @@ impl Room {
             .map_or_else(|| t!("room.empty").into_owned(), display_name)
     }
 
-    /// Whether the opponent is the built-in AI.
+    /// Whether the opponent is the built-in AI or one of the host's engines.
     pub fn against_ai(&self) -> bool {
+        use tabula_shared::protocol::Opponent;
         self.summary.as_ref().is_some_and(|s| {
             matches!(
                 s.options.opponent,
-                tabula_shared::protocol::Opponent::Ai { .. }
+                Opponent::Ai { .. } | Opponent::Engine { .. }
             )
         })
     }

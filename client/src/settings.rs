@@ -192,6 +192,9 @@ pub struct CreateForm {
     pub vs_ai: bool,
     /// AI level.
     pub level: AiLevel,
+    /// One of the server's external engines instead of a built-in level
+    /// (cleared by the create dialog when the server does not offer it).
+    pub engine: Option<String>,
     /// Requested colour.
     pub colour: ColourChoice,
     /// Use a clock.
@@ -219,6 +222,7 @@ impl Default for CreateForm {
             crawford: true,
             vs_ai: true,
             level: AiLevel::Intermediate,
+            engine: None,
             colour: ColourChoice::Black,
             timed: false,
             minutes: 10,
@@ -248,10 +252,10 @@ impl CreateForm {
         };
         RoomOptions {
             game,
-            opponent: if self.vs_ai {
-                Opponent::Ai { level: self.level }
-            } else {
-                Opponent::Human
+            opponent: match (&self.engine, self.vs_ai) {
+                (_, false) => Opponent::Human,
+                (Some(name), true) => Opponent::Engine { name: name.clone() },
+                (None, true) => Opponent::Ai { level: self.level },
             },
             colour: self.colour,
             time_control: self.timed.then_some(TimeControl {
@@ -259,9 +263,10 @@ impl CreateForm {
                 increment_secs: self.increment,
             }),
             private: self.private,
-            // The AI grants every takeback, so a rated game against it has none.
-            takebacks: !(self.rated && self.vs_ai),
-            rated: self.rated,
+            // The AI grants every takeback, so a rated game against it has
+            // none; an external engine's games are not rated.
+            takebacks: !(self.rated && self.vs_ai && self.engine.is_none()),
+            rated: self.rated && !(self.vs_ai && self.engine.is_some()),
         }
     }
 }
@@ -319,6 +324,18 @@ mod tests {
             !against_the_ai.takebacks,
             "the AI would grant every takeback"
         );
+        f.engine = Some("Rapfi".into());
+        assert_eq!(
+            f.options().opponent,
+            Opponent::Engine {
+                name: "Rapfi".into()
+            }
+        );
+        assert!(
+            !f.options().rated,
+            "an external engine's games are not rated"
+        );
+        f.engine = None;
         f.vs_ai = false;
         assert_eq!(f.options().opponent, Opponent::Human);
         assert!(f.options().rated);

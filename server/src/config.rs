@@ -3,6 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::engines::EngineSpec;
+
 /// Everything the server can be told at start. `Config::default()` is what
 /// `cargo run -p tabula-server` uses.
 #[derive(Debug, Clone)]
@@ -58,6 +60,13 @@ pub struct Config {
     /// Most bytes that may wait, over all connections, for clients that
     /// read slowly or not at all; past it the slowest are dropped first.
     pub max_outbound_bytes: usize,
+    /// The host's external engines, offered to players as opponents
+    /// (`--engine GAME:NAME=COMMAND`); each room against one runs its own
+    /// process, with `ai_budget` per move.
+    pub engines: Vec<EngineSpec>,
+    /// Most engine processes running at once, over all rooms; a room whose
+    /// engine finds none free has the built-in Expert play for it.
+    pub max_engine_processes: usize,
 }
 
 impl Default for Config {
@@ -83,6 +92,8 @@ impl Default for Config {
             new_players_per_address: 100,
             rooms_per_address: 100,
             max_outbound_bytes: 64 * 1024 * 1024,
+            engines: Vec::new(),
+            max_engine_processes: 16,
         }
     }
 }

@@ -48,6 +48,8 @@ pub enum RoomCommand {
         generation: u64,
         /// Its decision.
         action: Option<PlayerAction>,
+        /// A line for the room's chat (an external engine failed).
+        note: Option<String>,
     },
     /// Save and stop.
     Shutdown {

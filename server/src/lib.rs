@@ -9,7 +9,7 @@
 //!   changes to watchers; `registry` holds the players, their accounts and
 //!   the lobby; `store` is the SQLite file.
 //! - The AI players live in the `tabula-ai` crate; rooms run them on the
-//!   blocking pool.
+//!   blocking pool. `engines` runs the host's external engines.
 
 mod accounts;
 mod address_limits;
@@ -18,6 +18,7 @@ mod backlogs;
 mod challenges;
 mod config;
 mod connection;
+pub mod engines;
 mod handle;
 mod http;
 mod identity;

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use tabula_server::Config;
+use tabula_server::engines::EngineSpec;
 use tokio::net::TcpListener;
 
 /// mimalloc instead of the system allocator: a move allocates and frees many
@@ -62,6 +63,16 @@ struct Args {
     /// slowly; past it the slowest are dropped first.
     #[arg(long, default_value_t = 64)]
     max_outbound_mib: usize,
+    /// An external engine offered as an opponent, e.g.
+    /// `gomoku:Rapfi=/path/to/pbrain-rapfi` (a Gomocup brain) or
+    /// `backgammon:Tabula=bg-engine --level expert` (bg-engine's line
+    /// protocol); repeat for more. Arguments are split at spaces.
+    #[arg(long = "engine", value_name = "GAME:NAME=COMMAND")]
+    engines: Vec<EngineSpec>,
+    /// Most engine processes running at once (each room against an engine
+    /// runs its own while a game is played in it).
+    #[arg(long, default_value_t = 16)]
+    max_engine_processes: usize,
 }
 
 #[tokio::main]
@@ -81,6 +92,15 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         .with_env_filter(tabula_server::log_filter("info"))
         .init();
     let args = Args::parse();
+    for (i, spec) in args.engines.iter().enumerate() {
+        if args.engines[..i]
+            .iter()
+            .any(|s| s.game == spec.game && s.name == spec.name)
+        {
+            return Err(format!("two engines are called {:?}", spec.name).into());
+        }
+        spec.check_program()?;
+    }
     raise_fd_limit();
     let config = Config {
         data_dir: args.data_dir,
@@ -96,6 +116,8 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         new_players_per_address: args.new_players_per_address,
         rooms_per_address: args.rooms_per_address,
         max_outbound_bytes: args.max_outbound_mib.saturating_mul(1024 * 1024),
+        engines: args.engines,
+        max_engine_processes: args.max_engine_processes,
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

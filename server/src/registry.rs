@@ -126,6 +126,8 @@ pub struct Shared {
     next_conn: AtomicU64,
     /// How many rooms were created since start (seeds test dice per room).
     rooms_created: AtomicU64,
+    /// One permit per engine process that may run (`max_engine_processes`).
+    pub engine_slots: Arc<tokio::sync::Semaphore>,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -172,6 +174,7 @@ impl Shared {
         let addresses =
             AddressLimits::new(config.new_players_per_address, config.rooms_per_address);
         let backlogs = Arc::new(Backlogs::new(config.max_outbound_bytes));
+        let engine_slots = Arc::new(tokio::sync::Semaphore::new(config.max_engine_processes));
         Shared {
             config,
             store,
@@ -185,6 +188,7 @@ impl Shared {
             lobby: Lobby::new(),
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
+            engine_slots,
         }
     }
 

@@ -5,18 +5,20 @@
 use egui::{Align2, Ui};
 use rust_i18n::t;
 use tabula_shared::gomoku::{Opening, Rule};
-use tabula_shared::protocol::{AiLevel, ColourChoice, GameKind};
+use tabula_shared::protocol::{AiLevel, ColourChoice, EngineInfo, GameKind};
 
 use super::Command;
 use super::labels::level_name;
 use crate::probe;
 use crate::settings::CreateForm;
 
-/// Draws the dialog; `registered` enables the "Rated" box.
+/// Draws the dialog; `registered` enables the "Rated" box; `engines` are
+/// the server's, offered next to the AI levels.
 pub(super) fn create_dialog(
     ctx: &egui::Context,
     f: &mut CreateForm,
     registered: bool,
+    engines: &[EngineInfo],
 ) -> Vec<Command> {
     let mut out = Vec::new();
     egui::Window::new(t!("ui.create_room"))
@@ -40,7 +42,12 @@ pub(super) fn create_dialog(
                 GameKind::Backgammon => backgammon_rules(ui, f),
             }
             ui.separator();
-            seating(ui, f);
+            let engines: Vec<&str> = engines
+                .iter()
+                .filter(|e| e.game == f.game)
+                .map(|e| e.name.as_str())
+                .collect();
+            seating(ui, f, &engines);
             clock(ui, f);
             ui.checkbox(&mut f.private, t!("ui.private_join_by_code"));
             // Always there (greyed for guests), so that the rows do not
@@ -110,19 +117,35 @@ fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
     });
 }
 
-/// The opponent (a person or an AI level) and our colour.
-fn seating(ui: &mut Ui, f: &mut CreateForm) {
+/// The opponent (a person, an AI level or one of the server's `engines`
+/// for this game) and our colour.
+fn seating(ui: &mut Ui, f: &mut CreateForm, engines: &[&str]) {
+    // A saved choice of an engine this server does not offer for this game.
+    if f.engine.as_deref().is_some_and(|e| !engines.contains(&e)) {
+        f.engine = None;
+    }
     ui.horizontal(|ui| {
         ui.label(t!("ui.opponent"));
         ui.radio_value(&mut f.vs_ai, false, t!("ui.human"));
         let ai = ui.radio_value(&mut f.vs_ai, true, t!("ui.ai"));
         probe::mark("opponent-ai", ai.rect);
         if f.vs_ai {
+            let selected = f.engine.clone().unwrap_or_else(|| level_name(f.level));
             egui::ComboBox::from_id_salt("level")
-                .selected_text(level_name(f.level))
+                .selected_text(selected)
                 .show_ui(ui, |ui| {
                     for l in AiLevel::ALL {
-                        ui.selectable_value(&mut f.level, l, level_name(l));
+                        let chosen = f.engine.is_none() && f.level == l;
+                        if ui.selectable_label(chosen, level_name(l)).clicked() {
+                            f.level = l;
+                            f.engine = None;
+                        }
+                    }
+                    for &name in engines {
+                        let chosen = f.engine.as_deref() == Some(name);
+                        if ui.selectable_label(chosen, name).clicked() {
+                            f.engine = Some(name.to_string());
+                        }
                     }
                 });
         }

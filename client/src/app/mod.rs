@@ -498,6 +498,7 @@ impl TabulaApp {
                 ui.ctx(),
                 &mut self.settings.create,
                 self.session.registered,
+                &self.session.engines,
             ));
         }
     }

@@ -68,8 +68,12 @@ impl TabulaApp {
                 token,
                 player_id,
                 registered,
+                engines,
                 ..
-            } => self.welcome(name, player_id, registered, token, rooms),
+            } => {
+                self.session.engines = engines;
+                self.welcome(name, player_id, registered, token, rooms);
+            }
             ServerMessage::RoomList { rooms } => {
                 self.lobby.rooms = rooms.into_iter().map(|r| (r.room_id.clone(), r)).collect();
             }

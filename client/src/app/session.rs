@@ -3,6 +3,8 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 use crate::embedded::{self, EmbeddedServer};
+use tabula_shared::protocol::EngineInfo;
+
 use crate::net::ConnState;
 #[cfg(not(target_arch = "wasm32"))]
 use crate::settings::DEFAULT_ADDRESS;
@@ -20,6 +22,8 @@ pub(super) struct Session {
     pub(super) my_id: String,
     /// Signed in to (or just registered) an account.
     pub(super) registered: bool,
+    /// The server's external engines, offered as opponents (from `welcome`).
+    pub(super) engines: Vec<EngineInfo>,
     /// A new resume token not yet written to disk (see `logic`).
     pub(super) identity_unsaved: bool,
     /// The server started inside this app by "Play on this computer".
@@ -40,6 +44,7 @@ impl Session {
             my_name: String::new(),
             my_id: String::new(),
             registered: false,
+            engines: Vec::new(),
             identity_unsaved: false,
             #[cfg(not(target_arch = "wasm32"))]
             embedded: None,

@@ -19,6 +19,7 @@ mod bg_clicks;
 mod board_style;
 mod challenges;
 mod defects;
+mod engines;
 mod export_picker;
 mod layout;
 mod sounds;
@@ -463,6 +464,7 @@ fn welcome_keeps_the_token_and_rejoins_the_seated_room() {
             rooms: vec!["r9".into()],
             registered: true,
             bot: false,
+            engines: Vec::new(),
         },
     );
     assert_eq!(

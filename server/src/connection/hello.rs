@@ -317,6 +317,13 @@ impl Handler {
                 rooms,
                 registered: identity.registered,
                 bot: identity.bot,
+                engines: self
+                    .shared
+                    .config
+                    .engines
+                    .iter()
+                    .map(|e| e.info())
+                    .collect(),
             },
         );
         self.identity = Some(identity);

@@ -1,13 +1,21 @@
-//! The AI seats: asking the AI on the blocking pool and playing what it
-//! answers. Every call into [`tabula_ai`] from a room is here.
+//! The AI seats: asking the AI on the blocking pool (or the host's engine,
+//! with the built-in Expert standing in for it) and playing what it
+//! answers. Every call into [`tabula_ai`] and [`crate::engines`] from a room
+//! is here.
+
+use std::sync::Arc;
 
 use tabula_shared::backgammon::{BgMatch, ResignKind};
-use tabula_shared::protocol::{AiLevel, ErrorCode, PlayerAction, PlayerInfo};
+use tabula_shared::protocol::{
+    AiLevel, ErrorCode, Opponent, PlayerAction, PlayerInfo, RoomOptions,
+};
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::side_of;
 
 use super::{Room, idx};
+use crate::engines::EnginePlayer;
 use crate::handle::RoomCommand;
+use crate::registry::Shared;
 use tabula_ai as ai;
 
 /// The player shown in an AI seat of `level`.
@@ -26,6 +34,50 @@ pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {
         ai: Some(level),
         bot: false,
     }
+}
+
+/// The player shown in the seat of the host's engine called `name`. It is
+/// an AI seat at the Expert's level, the level that stands in for it.
+pub(super) fn engine_player(name: &str) -> PlayerInfo {
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    PlayerInfo {
+        id: format!("engine-{slug}"),
+        name: name.to_string(),
+        ai: Some(AiLevel::Expert),
+        bot: false,
+    }
+}
+
+/// The engine seat of a room with `options`, when its opponent is one of
+/// the host's engines (one the server no longer runs leaves the Expert
+/// playing, and the room is told on its first move).
+pub(super) fn engine_seat(
+    shared: &Shared,
+    options: &RoomOptions,
+) -> Option<Arc<tokio::sync::Mutex<EnginePlayer>>> {
+    let Opponent::Engine { name } = &options.opponent else {
+        return None;
+    };
+    let kind = options.game.kind();
+    let spec = shared
+        .config
+        .engines
+        .iter()
+        .find(|e| e.game == kind && e.name == *name)
+        .cloned();
+    let slots = shared.engine_slots.clone();
+    Some(Arc::new(tokio::sync::Mutex::new(EnginePlayer::new(
+        name, spec, slots,
+    ))))
 }
 
 impl Room {
@@ -52,13 +104,30 @@ impl Room {
         let budget = self.shared.config.ai_budget;
         let seed = self.ai_seed ^ (self.record.len() as u64).wrapping_mul(0x9E37_79B9);
         let me = self.me.clone();
+        let engine = self.engine.clone();
         tokio::spawn(async move {
-            let action =
-                tokio::task::spawn_blocking(move || ai::choose(level, &game, seat, budget, seed))
-                    .await
-                    .unwrap_or(None);
+            // The engine first, when there is one; the built-in AI for
+            // what the engine does not decide, or when it fails.
+            let turn = match engine {
+                Some(engine) => engine.lock().await.decide(&game, seat, budget).await,
+                None => Default::default(),
+            };
+            let action = match turn.action {
+                Some(action) => Some(action),
+                None => tokio::task::spawn_blocking(move || {
+                    ai::choose(level, &game, seat, budget, seed)
+                })
+                .await
+                .unwrap_or(None),
+            };
             if let Some(me) = me.upgrade() {
-                let _ = me.send(RoomCommand::AiMove { generation, action }).await;
+                let _ = me
+                    .send(RoomCommand::AiMove {
+                        generation,
+                        action,
+                        note: turn.note,
+                    })
+                    .await;
             }
         });
     }
@@ -71,6 +140,17 @@ impl Room {
         value: ResignKind,
     ) -> bool {
         ai::accepts_resignation(game, side_of(seat), value)
+    }
+
+    /// Stops the room's engine process, unless it is thinking (it then
+    /// stays for the move it is asked): the game is over, or nobody is here
+    /// to play it. Its next turn starts it again.
+    pub(super) fn stop_engine(&self) {
+        if let Some(engine) = &self.engine
+            && let Ok(mut engine) = engine.try_lock()
+        {
+            engine.stop();
+        }
     }
 
     /// Makes any AI move still being thought about arrive as out of date,

@@ -117,7 +117,7 @@ impl Room {
     }
 
     /// A line from the server in the room's chat (not saved, like all chat).
-    fn notice(&mut self, text: &str) {
+    pub(super) fn notice(&mut self, text: &str) {
         self.say(ChatLine {
             from: SERVER_NAME.into(),
             spectator: false,

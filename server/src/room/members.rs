@@ -258,6 +258,7 @@ impl Room {
         };
         if self.members.is_empty() {
             self.empty_since = Some(Instant::now());
+            self.stop_engine();
         }
         let Some(seat) = member.seat else {
             let count = self.spectator_count();

@@ -47,12 +47,13 @@ use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
+use crate::engines::EnginePlayer;
 use crate::handle::{ConnId, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::registry::Shared;
 use crate::wall_clock::now_ms;
 
-use ai_turn::ai_player;
+use ai_turn::{ai_player, engine_player, engine_seat};
 use backoff::SaveBackoff;
 use clock::Clock;
 use members::Member;
@@ -97,6 +98,9 @@ struct Room {
     ai_seed: u64,
     ai_generation: u64,
     ai_thinking: bool,
+    /// The host's engine playing the AI seat, when the opponent is one;
+    /// shared with the task asking it, which holds it while it thinks.
+    engine: Option<Arc<tokio::sync::Mutex<EnginePlayer>>>,
     started_at: i64,
     game_no: u32,
     /// When the room last had nobody in it (for closing idle rooms).
@@ -207,6 +211,29 @@ pub fn create(
             "a rated game against the AI has no takebacks (the AI grants them at once)",
         ));
     }
+    if let Opponent::Engine { name } = &options.opponent {
+        let kind = options.game.kind();
+        if !shared
+            .config
+            .engines
+            .iter()
+            .any(|e| e.game == kind && e.name == *name)
+        {
+            return Err(refuse(
+                ErrorCode::BadRequest,
+                format!(
+                    "no engine called {name:?} plays {} on this server",
+                    format!("{kind:?}").to_lowercase()
+                ),
+            ));
+        }
+        if options.rated {
+            return Err(refuse(
+                ErrorCode::BadRequest,
+                "games against an engine are not rated (an engine has no published rating)",
+            ));
+        }
+    }
     if options.rated && !creator.registered {
         return Err(refuse(
             ErrorCode::NotRegistered,
@@ -241,8 +268,10 @@ pub fn create(
         _ => Seat::Second,
     };
     let mut seats: [Option<PlayerInfo>; 2] = [None, None];
-    if let Opponent::Ai { level } = options.opponent {
-        seats[idx(creator_seat.other())] = Some(ai_player(level));
+    match &options.opponent {
+        Opponent::Human => {}
+        Opponent::Ai { level } => seats[idx(creator_seat.other())] = Some(ai_player(*level)),
+        Opponent::Engine { name } => seats[idx(creator_seat.other())] = Some(engine_player(name)),
     }
     // The creator's seat is reserved for them; they take it when they join.
     seats[idx(creator_seat)] = Some(PlayerInfo {
@@ -293,6 +322,7 @@ impl Room {
     fn from_saved(shared: Arc<Shared>, saved: SavedRoom, live: LiveGame, rng: StdRng) -> Room {
         let (handle, rx) = RoomHandle::channel(4096);
         let ai_seed = shared.config.dice_seed.unwrap_or(0);
+        let engine = engine_seat(&shared, &saved.options);
         let mut room = Room {
             id: saved.id,
             options: saved.options,
@@ -318,6 +348,7 @@ impl Room {
             ai_seed,
             ai_generation: 0,
             ai_thinking: false,
+            engine,
             started_at: saved.started_at,
             game_no: saved.game_no,
             empty_since: Some(instant_of_ms(saved.empty_since_ms)),
@@ -362,7 +393,14 @@ impl Room {
             match command {
                 RoomCommand::Request { caller, message } => self.on_request(caller, message).await,
                 RoomCommand::Disconnected { conn } => self.on_disconnect(conn).await,
-                RoomCommand::AiMove { generation, action } => {
+                RoomCommand::AiMove {
+                    generation,
+                    action,
+                    note,
+                } => {
+                    if let Some(note) = note {
+                        self.notice(&note);
+                    }
                     if generation == self.ai_generation {
                         self.ai_thinking = false;
                         self.on_ai_move(action).await;

@@ -415,6 +415,7 @@ impl Room {
             }
         };
         self.forget_ai_thought();
+        self.stop_engine();
         self.emit(RoomEvent::GameOver {
             result,
             game_id: Some(game_id),

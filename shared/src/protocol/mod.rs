@@ -31,7 +31,7 @@ pub use accounts::{
     RatingChange,
 };
 pub use client::{ClientFrame, ClientMessage, DecodeError};
-pub use options::{AiLevel, ColourChoice, Opponent, RoomOptions, TimeControl};
+pub use options::{AiLevel, ColourChoice, EngineInfo, Opponent, RoomOptions, TimeControl};
 pub use room::{
     ChatLine, ClockState, OfferKind, PendingOffer, PlayerInfo, Role, RoomEvent, RoomSnapshot,
     RoomStatus, RoomSummary, SeatInfo,

@@ -1,10 +1,10 @@
 //! What a room's creator chooses: the game and its rules, the opponent
-//! (a person or an AI level), the colour, the clock, privacy, takebacks and
-//! rating.
+//! (a person, an AI level or one of the host's engines), the colour, the
+//! clock, privacy, takebacks and rating.
 
 use serde::{Deserialize, Serialize};
 
-use super::{GameOptions, default_true, is_false};
+use super::{GameKind, GameOptions, default_true, is_false};
 
 /// The AI levels, by the names shown to players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -24,8 +24,13 @@ impl AiLevel {
 }
 
 /// Who sits in the seat opposite the creator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+///
+/// On the wire an engine is written `{"kind":"ai","level":"expert","engine":NAME}`,
+/// so that a client that predates engines reads it as the Expert (which
+/// stands in for a failing engine anyway) instead of failing on the whole
+/// message; `{"kind":"engine","name":NAME}` is accepted too.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(into = "OpponentWire", try_from = "OpponentWire")]
 pub enum Opponent {
     /// Another person, who joins from the lobby or by code.
     Human,
@@ -34,6 +39,67 @@ pub enum Opponent {
         /// How strong.
         level: AiLevel,
     },
+    /// An external engine the host runs, by the name the `welcome` lists
+    /// it under for this game; the built-in Expert stands in for it when
+    /// it fails.
+    Engine {
+        /// One of the names in `welcome.engines` for the room's game.
+        name: String,
+    },
+}
+
+/// [`Opponent`] as written on the wire.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct OpponentWire {
+    kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    level: Option<AiLevel>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    engine: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    name: Option<String>,
+}
+
+impl From<Opponent> for OpponentWire {
+    fn from(opponent: Opponent) -> OpponentWire {
+        let (kind, level, engine) = match opponent {
+            Opponent::Human => ("human", None, None),
+            Opponent::Ai { level } => ("ai", Some(level), None),
+            Opponent::Engine { name } => ("ai", Some(AiLevel::Expert), Some(name)),
+        };
+        OpponentWire {
+            kind: kind.into(),
+            level,
+            engine,
+            name: None,
+        }
+    }
+}
+
+impl TryFrom<OpponentWire> for Opponent {
+    type Error = String;
+
+    fn try_from(wire: OpponentWire) -> Result<Opponent, String> {
+        match (wire.kind.as_str(), wire.level, wire.engine, wire.name) {
+            ("human", ..) => Ok(Opponent::Human),
+            ("ai", _, Some(name), _) | ("engine", _, _, Some(name)) => {
+                Ok(Opponent::Engine { name })
+            }
+            ("ai", Some(level), None, _) => Ok(Opponent::Ai { level }),
+            ("ai", None, None, _) => Err("an AI opponent needs a level".into()),
+            ("engine", ..) => Err("an engine opponent needs a name".into()),
+            (other, ..) => Err(format!("unknown opponent kind {other:?}")),
+        }
+    }
+}
+
+/// An external engine the host offers as an opponent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineInfo {
+    /// The game it plays.
+    pub game: GameKind,
+    /// Its name, as `Opponent::Engine` names it.
+    pub name: String,
 }
 
 /// The colour the creator asks for.
@@ -80,7 +146,40 @@ pub struct RoomOptions {
     /// Whether takeback requests are allowed (default true).
     #[serde(default = "default_true")]
     pub takebacks: bool,
-    /// Rated rooms (human opponents, both registered) update Glicko-2 ratings.
+    /// Rated rooms (every human registered; against the built-in AI, at its
+    /// published rating) update Glicko-2 ratings.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_engine_is_written_so_that_older_clients_read_the_expert() {
+        let engine = Opponent::Engine {
+            name: "Rapfi".into(),
+        };
+        let text = serde_json::to_string(&engine).unwrap();
+        assert_eq!(text, r#"{"kind":"ai","level":"expert","engine":"Rapfi"}"#);
+        assert_eq!(serde_json::from_str::<Opponent>(&text).unwrap(), engine);
+        let named: Opponent = serde_json::from_str(r#"{"kind":"engine","name":"Rapfi"}"#).unwrap();
+        assert_eq!(named, engine);
+        // What a client from before engines makes of it: the Expert.
+        #[derive(Deserialize)]
+        #[serde(tag = "kind", rename_all = "snake_case")]
+        enum Before {
+            Ai { level: AiLevel },
+        }
+        let Before::Ai { level } = serde_json::from_str(&text).unwrap();
+        assert_eq!(level, AiLevel::Expert);
+        for bad in [
+            r#"{"kind":"ai"}"#,
+            r#"{"kind":"engine"}"#,
+            r#"{"kind":"robot"}"#,
+        ] {
+            assert!(serde_json::from_str::<Opponent>(bad).is_err(), "{bad}");
+        }
+    }
 }

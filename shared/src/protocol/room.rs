@@ -30,7 +30,9 @@ pub struct PlayerInfo {
     pub id: PlayerId,
     /// Display name.
     pub name: String,
-    /// Set when this seat is the built-in AI.
+    /// Set when an AI plays this seat: the built-in AI's level, or
+    /// `expert` for one of the host's engines (the built-in Expert stands
+    /// in for an engine that fails).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<AiLevel>,
     /// A bot account (a program playing through the protocol); shown as a

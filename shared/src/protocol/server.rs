@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    AiRating, ApiTokenInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
+    AiRating, ApiTokenInfo, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
     LeaderboardPeriod, PlayerId, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
     RoomSummary, is_false,
 };
@@ -89,6 +89,10 @@ pub enum ServerMessage {
         /// Whether this identity is a registered account (else a guest).
         #[serde(default, skip_serializing_if = "is_false")]
         registered: bool,
+        /// The host's external engines, offered as opponents
+        /// (`Opponent::Engine`); absent when there are none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        engines: Vec<EngineInfo>,
         /// Whether this account is a bot account.
         #[serde(default, skip_serializing_if = "is_false")]
         bot: bool,

@@ -50,6 +50,7 @@ fn a_server_that_answered_is_retried() {
             protocol: PROTOCOL_VERSION,
             registered: false,
             bot: false,
+            engines: Vec::new(),
         },
     );
     queued(&mut rx);

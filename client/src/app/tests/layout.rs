@@ -24,6 +24,7 @@ fn harness(size: [f32; 2]) -> Harness<'static, TabulaApp> {
             protocol: PROTOCOL_VERSION,
             registered: false,
             bot: false,
+            engines: Vec::new(),
         },
     );
     let mut h = Harness::builder()
