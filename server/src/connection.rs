@@ -439,10 +439,10 @@ impl Handler {
                     })
                 });
             }
-            ClientMessage::GetLeaderboard { game, period } => {
+            ClientMessage::GetLeaderboard { game, period, bots } => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {
-                    let entries = store.leaderboard(game, period, now_ms()).await?;
+                    let entries = store.leaderboard(game, period, bots, now_ms()).await?;
                     let ai = AiLevel::ALL
                         .iter()
                         .map(|&level| AiRating {

@@ -159,3 +159,55 @@ async fn api_tokens_are_created_used_listed_and_revoked_and_never_logged() {
     }
     assert!(!logged.contains(PASSWORD), "a password reached the log");
 }
+
+#[tokio::test]
+async fn a_bot_rates_in_the_bots_pool_and_people_in_theirs() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    ada.request(json!({"type": "register", "password": PASSWORD}))
+        .await;
+    let mut bob = server.client("Bob").await;
+    bob.request(json!({"type": "register", "password": PASSWORD}))
+        .await;
+    let token = bob
+        .request(json!({"type": "create_api_token", "label": "engine"}))
+        .await["token"]
+        .clone();
+    let (mut bot, _) = hello_with(
+        &server,
+        json!({"type": "hello", "protocol": 1, "name": "Bob", "api_token": token}),
+    )
+    .await;
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["rated"] = json!(true);
+    let (room, _) = ada.create(options).await;
+    bot.join(&room, "player").await;
+    for i in 0..4u8 {
+        let stone = |x: u8, y: u8| json!({"kind": "place", "point": {"x": x, "y": y}});
+        assert_eq!(ada.act(&room, stone(i, 0)).await["type"], "event");
+        assert_eq!(bot.act(&room, stone(i, 5)).await["type"], "event");
+    }
+    ada.act(&room, json!({"kind": "place", "point": {"x": 4, "y": 0}}))
+        .await;
+    let over = ada.event("game_over").await;
+    assert_eq!(over["event"]["ratings"].as_array().map(Vec::len), Some(2));
+
+    let names = |board: &Value| -> Vec<String> {
+        board["entries"]
+            .as_array()
+            .expect("entries")
+            .iter()
+            .map(|e| e["name"].as_str().unwrap_or("?").to_string())
+            .collect()
+    };
+    let people = ada
+        .request(json!({"type": "get_leaderboard", "game": "gomoku"}))
+        .await;
+    assert_eq!(names(&people), ["Ada"], "{people}");
+    let bots = ada
+        .request(json!({"type": "get_leaderboard", "game": "gomoku", "bots": true}))
+        .await;
+    assert_eq!(names(&bots), ["Bob"], "{bots}");
+    assert!(bots["entries"][0]["rating"].as_i64() < Some(1500), "{bots}");
+    server.stop().await;
+}

@@ -254,8 +254,11 @@ impl TabulaApp {
             }
             Command::ShowLeaderboard(game, period) => {
                 self.leaderboard.choice = (game, period);
-                self.requests
-                    .send(ClientMessage::GetLeaderboard { game, period });
+                self.requests.send(ClientMessage::GetLeaderboard {
+                    game,
+                    period,
+                    bots: false,
+                });
             }
             Command::OpenGame(game_id) => {
                 let id = self.requests.send(ClientMessage::GetGame { game_id });

@@ -279,10 +279,12 @@ fn screens_ask_for_their_data() {
             ClientMessage::GetLeaderboard {
                 game: GameKind::Gomoku,
                 period: LeaderboardPeriod::AllTime,
+                bots: false,
             },
             ClientMessage::GetLeaderboard {
                 game: GameKind::Backgammon,
                 period: LeaderboardPeriod::Week,
+                bots: false,
             },
             ClientMessage::ListRooms,
         ]

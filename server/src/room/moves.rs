@@ -397,6 +397,10 @@ impl Room {
             started_at: self.started_at,
             ended_at: now_ms(),
             rated: self.options.rated,
+            bots: self
+                .seats
+                .clone()
+                .map(|p| p.is_some_and(|p| p.bot && p.ai.is_none())),
             fixed: [Seat::First, Seat::Second].map(|seat| {
                 let kind = self.options.game.kind();
                 self.ai_seat(seat)

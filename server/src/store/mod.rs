@@ -198,9 +198,10 @@ impl Store {
         &self,
         kind: GameKind,
         period: LeaderboardPeriod,
+        bots: bool,
         now_ms: i64,
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
-        self.db.leaderboard(kind, period, now_ms).await
+        self.db.leaderboard(kind, period, bots, now_ms).await
     }
 }
 

@@ -84,6 +84,9 @@ pub struct FinishedGame {
     pub humans: [Option<String>; 2],
     /// Update the players' ratings with this result.
     pub rated: bool,
+    /// Which seats are bot accounts: a bot's rating is in its game's bots'
+    /// pool.
+    pub bots: [bool; 2],
     /// An AI seat's fixed rating (rated games against the AI): the human's
     /// rating moves against it; the AI's never does.
     pub fixed: [Option<f64>; 2],

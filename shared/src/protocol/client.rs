@@ -76,6 +76,11 @@ pub enum ClientMessage {
         /// All time (the default) or the last 7 days.
         #[serde(default)]
         period: LeaderboardPeriod,
+        /// The bots' pool instead of the players' (bot accounts rate
+        /// among themselves: their results against people move their bot
+        /// rating, and the people's own).
+        #[serde(default, skip_serializing_if = "super::is_false")]
+        bots: bool,
     },
     /// Ask for the list of public rooms; the reply is `room_list`, and live
     /// `room_updated` / `room_removed` messages follow until `unwatch_lobby`.

@@ -7,6 +7,7 @@ use tabula_shared::protocol::RatingChange;
 use tabula_shared::seat::Seat;
 
 use super::action_log::{APPEND, ActionLog};
+use super::reader::rating_pool;
 use crate::store::keys::name_key;
 use crate::store::ratings;
 use crate::store::rows::FinishedGame;
@@ -119,12 +120,14 @@ pub(super) fn apply(
 /// AI seat counts at its fixed rating ([`FinishedGame::fixed`]) and is not
 /// stored; a seat with neither a player nor a fixed rating rates nobody.
 fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingChange>> {
-    let load = |player: &str| -> rusqlite::Result<Glicko2Rating> {
+    // Each seat's pool: a bot account's rating is kept apart from people's.
+    let pools = game.bots.map(|bot| rating_pool(&game.kind, bot));
+    let load = |player: &str, pool: &str| -> rusqlite::Result<Glicko2Rating> {
         Ok(conn
             .prepare_cached(
                 "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
             )?
-            .query_row(params![player, game.kind], |r| {
+            .query_row(params![player, pool], |r| {
                 Ok(Glicko2Rating {
                     rating: r.get(0)?,
                     deviation: r.get(1)?,
@@ -135,18 +138,18 @@ fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingCh
             .unwrap_or_default())
     };
     let mut before = [Glicko2Rating::default(); 2];
-    for (rating, (human, fixed)) in before.iter_mut().zip(game.humans.iter().zip(game.fixed)) {
-        *rating = match (human, fixed) {
-            (Some(player), _) => load(player)?,
+    for (i, (human, fixed)) in game.humans.iter().zip(game.fixed).enumerate() {
+        before[i] = match (human, fixed) {
+            (Some(player), _) => load(player, &pools[i])?,
             (None, Some(fixed)) => ratings::fixed(fixed),
             (None, None) => return Ok(Vec::new()),
         };
     }
     let [a, b] = ratings::rate(before, game.winner);
     let mut changes = Vec::new();
-    for (seat, player, old, new) in [
-        (Seat::First, &game.humans[0], before[0], a),
-        (Seat::Second, &game.humans[1], before[1], b),
+    for (seat, player, pool, old, new) in [
+        (Seat::First, &game.humans[0], &pools[0], before[0], a),
+        (Seat::Second, &game.humans[1], &pools[1], before[1], b),
     ] {
         let Some(player) = player else { continue };
         conn.prepare_cached(
@@ -158,7 +161,7 @@ fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingCh
         )?
         .execute(params![
             player,
-            game.kind,
+            pool,
             new.rating,
             new.deviation,
             new.volatility
@@ -170,7 +173,7 @@ fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingCh
         .execute(params![
             game.id,
             player,
-            game.kind,
+            pool,
             old.rating,
             new.rating,
             game.ended_at
@@ -202,6 +205,7 @@ mod tests {
             ended_at: 2,
             humans: [None, None],
             rated: false,
+            bots: [false, false],
             fixed: [None, None],
             winner: None,
             room_state: Some("a, over".into()),

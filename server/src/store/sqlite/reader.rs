@@ -178,10 +178,11 @@ impl Sqlite {
         &self,
         kind: GameKind,
         period: LeaderboardPeriod,
+        bots: bool,
         now_ms: i64,
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
         self.read(move |conn| {
-            let kind = kind_name(kind);
+            let kind = rating_pool(kind_name(kind), bots);
             let entry = |rank: usize,
                          r: &rusqlite::Row<'_>,
                          change: Option<f64>|
@@ -270,6 +271,16 @@ fn game_row(
         },
         record,
     )))
+}
+
+/// The name of a game's rating pool in the database: the players', or the
+/// bots' (`gomoku-bots`, ...).
+pub(super) fn rating_pool(kind: &str, bots: bool) -> String {
+    if bots {
+        format!("{kind}-bots")
+    } else {
+        kind.to_string()
+    }
 }
 
 /// The name a game kind has in the database.
