@@ -474,7 +474,9 @@ pub fn truncate(record: &mut GameRecord, count: usize) {
 /// language ("Intermediate AI", "中级 AI"), a person as they named
 /// themselves.
 pub fn display_name(player: &PlayerInfo) -> String {
-    let Some(level) = player.ai else {
+    // The built-in AI (ids `ai-<level>`) is named by its level in the
+    // interface's language; a host's engine (an AI seat too) by its name.
+    let Some(level) = player.ai.filter(|_| player.id.starts_with("ai-")) else {
         if player.bot {
             return t!("board.bot_name", name = player.name).into_owned();
         }

@@ -18,6 +18,16 @@ impl TabulaApp {
                 self.apply_session(command)
             }
             Command::Ask(danger) => self.confirm = danger,
+            Command::ListBots => {
+                self.requests.send(ClientMessage::ListBots);
+            }
+            Command::Challenge { to } => {
+                let mut options = self.settings.create.options();
+                // A challenge is to a person or a bot; its rating needs accounts.
+                options.opponent = tabula_shared::protocol::Opponent::Human;
+                options.rated &= self.session.registered;
+                self.requests.send(ClientMessage::Challenge { to, options });
+            }
             Command::AnswerChallenge { id, accept } => {
                 self.challenges.retain(|c| c.id != id);
                 self.requests.send(ClientMessage::AnswerChallenge {

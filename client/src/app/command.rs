@@ -34,6 +34,14 @@ pub enum Command {
     JoinByCode,
     /// Leave the current room.
     Leave,
+    /// Ask which bots are online.
+    ListBots,
+    /// Challenge a player (or bot) online by name, to the game set in the
+    /// create dialog.
+    Challenge {
+        /// Their name.
+        to: String,
+    },
     /// Accept or decline a challenge we received.
     AnswerChallenge {
         /// The challenge.

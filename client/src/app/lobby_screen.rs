@@ -1,10 +1,12 @@
-//! [`LobbyScreen`]: the list of rooms, its filters, and joining by code.
+//! [`LobbyScreen`]: the list of rooms, its filters, joining by code, and
+//! challenging a player or one of the bots online.
 
 use rust_i18n::t;
 use std::collections::BTreeMap;
 
 use egui::{RichText, Ui};
-use tabula_shared::protocol::{GameKind, Role, RoomStatus, RoomSummary};
+use tabula_shared::protocol::{GameKind, PlayerInfo, Role, RoomStatus, RoomSummary};
+use web_time::{Duration, Instant};
 
 use super::Command;
 use super::labels::{RATED, game_name, rules_text};
@@ -20,7 +22,16 @@ pub(super) struct LobbyScreen {
     pub(super) join_code: String,
     /// The create dialog is open.
     pub(super) create_open: bool,
+    /// The bot accounts online, as last listed.
+    pub(super) bots: Vec<PlayerInfo>,
+    /// When the bots were last asked for (asked again every half minute).
+    bots_asked: Option<Instant>,
+    /// The name typed to challenge.
+    pub(super) challenge_name: String,
 }
+
+/// How often the lobby asks again which bots are online.
+const BOTS_REFRESH: Duration = Duration::from_secs(30);
 
 impl LobbyScreen {
     /// The code typed, cleaned up, if any.
@@ -31,6 +42,7 @@ impl LobbyScreen {
     /// Draws the screen.
     pub(super) fn ui(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
         let mut out = self.toolbar(ui, settings);
+        out.extend(self.challenges_row(ui));
         ui.separator();
         let rooms: Vec<&RoomSummary> = self
             .rooms
@@ -70,6 +82,47 @@ impl LobbyScreen {
                         ui.end_row();
                     }
                 });
+        });
+        out
+    }
+
+    /// Challenging: a name typed, or one of the bots online (with the game
+    /// set in the create dialog).
+    fn challenges_row(&mut self, ui: &mut Ui) -> Vec<Command> {
+        let mut out = Vec::new();
+        if self.bots_asked.is_none_or(|t| t.elapsed() >= BOTS_REFRESH) {
+            self.bots_asked = Some(Instant::now());
+            out.push(Command::ListBots);
+        }
+        ui.horizontal_wrapped(|ui| {
+            let l = ui.label(t!("lobby.challenge_player"));
+            ui.add(egui::TextEdit::singleline(&mut self.challenge_name).desired_width(120.0))
+                .labelled_by(l.id);
+            let name = self.challenge_name.trim().to_string();
+            if ui
+                .add_enabled(!name.is_empty(), egui::Button::new(t!("lobby.challenge")))
+                .on_hover_text(t!("lobby.challenge_hint"))
+                .clicked()
+            {
+                out.push(Command::Challenge { to: name });
+            }
+            ui.separator();
+            ui.label(t!("lobby.bots_online"));
+            if self.bots.is_empty() {
+                ui.label("—");
+            }
+            for bot in &self.bots {
+                ui.label(crate::room::display_name(bot));
+                if ui
+                    .small_button(t!("lobby.challenge"))
+                    .on_hover_text(t!("lobby.challenge_hint"))
+                    .clicked()
+                {
+                    out.push(Command::Challenge {
+                        to: bot.name.clone(),
+                    });
+                }
+            }
         });
         out
     }

@@ -104,8 +104,8 @@ impl TabulaApp {
             | ServerMessage::Pong
             | ServerMessage::LegalPlays { .. }
             | ServerMessage::ApiToken { .. }
-            | ServerMessage::ApiTokens { .. }
-            | ServerMessage::BotsOnline { .. } => {}
+            | ServerMessage::ApiTokens { .. } => {}
+            ServerMessage::BotsOnline { bots } => self.lobby.bots = bots,
             ServerMessage::ChallengeSent { .. } => {
                 self.toasts.push(rust_i18n::t!("challenge.sent"))
             }

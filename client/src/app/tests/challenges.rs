@@ -5,12 +5,13 @@
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tabula_shared::protocol::{
-    ClientMessage, ColourChoice, GameOptions, Opponent, PlayerInfo, Role, RoomOptions,
-    ServerMessage,
+    ClientMessage, ColourChoice, GameOptions, Opponent, PROTOCOL_VERSION, PlayerInfo, Role,
+    RoomOptions, ServerMessage,
 };
 
 use super::{app, receive, sent};
 use crate::app::TabulaApp;
+use crate::net::{ConnState, NetEvent};
 
 fn challenged(id: &str) -> ServerMessage {
     ServerMessage::Challenged {
@@ -88,4 +89,63 @@ fn a_challenge_is_accepted_or_declined_from_its_window() {
             since: None,
         }]
     );
+}
+
+#[test]
+fn the_lobby_lists_the_bots_online_and_challenges_one() {
+    let (mut app, mut rx) = app();
+    app.handle_event(NetEvent::State(ConnState::Connected));
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Welcome {
+            player_id: "p-ada".into(),
+            name: "Ada".into(),
+            token: "t".into(),
+            rooms: Vec::new(),
+            protocol: PROTOCOL_VERSION,
+            registered: false,
+            bot: false,
+            engines: Vec::new(),
+        },
+    );
+    sent(&mut rx);
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut TabulaApp| app.draw(ui), app);
+    h.run_steps(2);
+    assert!(
+        sent(&mut rx).contains(&ClientMessage::ListBots),
+        "the lobby asks which bots are online"
+    );
+    let bot = PlayerInfo {
+        id: "p-bot".into(),
+        name: "DeepGammon".into(),
+        ai: None,
+        bot: true,
+    };
+    receive(
+        h.state_mut(),
+        None,
+        ServerMessage::BotsOnline { bots: vec![bot] },
+    );
+    h.run_steps(2);
+    assert!(
+        h.query_by_label("DeepGammon [bot]").is_some(),
+        "the bot is listed"
+    );
+    let buttons: Vec<_> = h.query_all_by_label("Challenge").collect();
+    assert_eq!(buttons.len(), 2, "one by name, one for the bot");
+    buttons[1].click();
+    h.run_steps(2);
+    let challenges: Vec<ClientMessage> = sent(&mut rx)
+        .into_iter()
+        .filter(|m| matches!(m, ClientMessage::Challenge { .. }))
+        .collect();
+    let [ClientMessage::Challenge { to, options }] = challenges.as_slice() else {
+        panic!("one challenge sent: {challenges:?}");
+    };
+    assert_eq!(to, "DeepGammon");
+    assert_eq!(options.opponent, Opponent::Human);
 }
