@@ -5,9 +5,11 @@
 //! step, so a test that kills the server or breaks its disk mid-script can
 //! compare what the players were told with what a restart recovers.
 
+use std::net::SocketAddr;
+
 use serde_json::{Value, json};
 
-use crate::{Client, point};
+use crate::{Client, gomoku_options, point};
 
 /// Steps in one game of the cycle.
 pub const STEPS_PER_GAME: usize = 11;
@@ -178,4 +180,76 @@ impl ChangeScript {
         tokio::time::sleep(STEP_PAUSE).await;
         Some(true)
     }
+}
+
+/// Ada and Bob, each on a fresh connection to the server at `addr`, seated
+/// in the script's room. With no script yet they arrive as new players
+/// (their tokens go into `tokens`), Ada creates a Gomoku room and Bob joins;
+/// later they come back with their tokens and the script resumes from what
+/// the room shows, which must be the state after every acknowledged step
+/// (or one more: see [`ChangeScript::recovered`]); `when` names the moment
+/// in the failure message.
+pub async fn seat_players(
+    addr: SocketAddr,
+    script: Option<ChangeScript>,
+    tokens: &mut [String; 2],
+    when: &str,
+) -> (Client, Client, ChangeScript) {
+    let mut ada = Client::connect(addr).await;
+    let mut bob = Client::connect(addr).await;
+    let script = match script {
+        None => {
+            ada.hello("Ada", None).await;
+            bob.hello("Bob", None).await;
+            *tokens = [ada.token.clone(), bob.token.clone()];
+            let (room, _) = ada
+                .create(gomoku_options(json!({"kind": "human"}), "black"))
+                .await;
+            bob.join(&room, "player").await;
+            ChangeScript::new(&room, "Ada", "Bob")
+        }
+        Some(mut s) => {
+            ada.hello("Ada", Some(&tokens[0])).await;
+            bob.hello("Bob", Some(&tokens[1])).await;
+            ada.join(&s.room, "player").await;
+            bob.join(&s.room, "player").await;
+            let sync = ada
+                .request(json!({"type": "sync", "room_id": s.room}))
+                .await;
+            let state = RoomState::of_snapshot(&sync);
+            s.done = s.recovered(&state).unwrap_or_else(|| {
+                panic!(
+                    "{when}: after {} acknowledged steps ({:?}) came back {state:?}",
+                    s.done,
+                    s.state_after(s.done)
+                )
+            });
+            s
+        }
+    };
+    (ada, bob, script)
+}
+
+/// Plays the script with Ada and Bob, at most `limit` steps, until a step
+/// is refused (its error code is returned) or the connection ends (`None`).
+pub async fn play(
+    mut script: ChangeScript,
+    mut ada: Client,
+    mut bob: Client,
+    limit: usize,
+) -> (ChangeScript, Option<String>) {
+    let mut refusal = String::new();
+    for _ in 0..limit {
+        let mover = if script.mover(script.done) == "Ada" {
+            &mut ada
+        } else {
+            &mut bob
+        };
+        match script.next(mover, &mut refusal).await {
+            Some(true) => {}
+            Some(false) => return (script, Some(refusal)),
+            None => break,
+        }
+    }
+    (script, None)
 }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tabula_tests::changes::{ChangeScript, RoomState, STEPS_PER_GAME};
+use tabula_tests::changes::{ChangeScript, STEPS_PER_GAME, play, seat_players};
 use tabula_tests::{ChildServer, Client, gomoku_options, point};
 
 /// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
@@ -131,17 +131,6 @@ fn next_delay(rng: &mut u64) -> Duration {
     Duration::from_millis(20 + *rng % 300)
 }
 
-/// The number of steps the room's state shows (see [`ChangeScript::recovered`]).
-fn steps_recovered(script: &ChangeScript, state: &RoomState, when: &str) -> usize {
-    script.recovered(state).unwrap_or_else(|| {
-        panic!(
-            "{when}: {} steps acknowledged ({:?}), recovered {state:?}",
-            script.done,
-            script.state_after(script.done)
-        )
-    })
-}
-
 #[tokio::test]
 async fn every_kind_of_acknowledged_change_survives_a_kill_loop() {
     let exe = env!("CARGO_BIN_EXE_tabula-test-server");
@@ -151,61 +140,23 @@ async fn every_kind_of_acknowledged_change_survives_a_kill_loop() {
     let mut script: Option<ChangeScript> = None;
     for round in 0..12 {
         let server = ChildServer::start(exe, dir.path(), None);
-        let mut ada = Client::connect(server.addr).await;
-        let mut bob = Client::connect(server.addr).await;
-        let mut current = match script.take() {
-            None => {
-                ada.hello("Ada", None).await;
-                bob.hello("Bob", None).await;
-                tokens = [ada.token.clone(), bob.token.clone()];
-                let (room, _) = ada
-                    .create(gomoku_options(json!({"kind": "human"}), "black"))
-                    .await;
-                bob.join(&room, "player").await;
-                ChangeScript::new(&room, "Ada", "Bob")
-            }
-            Some(mut s) => {
-                ada.hello("Ada", Some(&tokens[0])).await;
-                bob.hello("Bob", Some(&tokens[1])).await;
-                ada.join(&s.room, "player").await;
-                bob.join(&s.room, "player").await;
-                let sync = ada
-                    .request(json!({"type": "sync", "room_id": s.room}))
-                    .await;
-                let state = RoomState::of_snapshot(&sync);
-                s.done = steps_recovered(&s, &state, &format!("round {round}"));
-                s
-            }
-        };
-        let play = tokio::spawn(async move {
-            let mut refusal = String::new();
-            for _ in 0..200 {
-                let mover = if current.mover(current.done) == "Ada" {
-                    &mut ada
-                } else {
-                    &mut bob
-                };
-                match current.next(mover, &mut refusal).await {
-                    Some(true) => {}
-                    Some(false) => panic!("step {} refused: {refusal}", current.done),
-                    None => break,
-                }
-            }
-            current
-        });
+        let when = format!("round {round}");
+        let (ada, bob, current) =
+            seat_players(server.addr, script.take(), &mut tokens, &when).await;
+        let steps = tokio::spawn(play(current, ada, bob, 200));
         tokio::time::sleep(next_delay(&mut rng)).await;
         server.kill();
-        script = Some(play.await.expect("the script task"));
+        let (current, refused) = steps.await.expect("the script task");
+        assert_eq!(
+            refused, None,
+            "round {round}: step {} refused",
+            current.done
+        );
+        script = Some(current);
     }
-    let script = script.expect("the script");
     let server = ChildServer::start(exe, dir.path(), None);
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", Some(&tokens[0])).await;
-    ada.join(&script.room, "player").await;
-    let sync = ada
-        .request(json!({"type": "sync", "room_id": script.room}))
-        .await;
-    let done = steps_recovered(&script, &RoomState::of_snapshot(&sync), "at the end");
+    let (_, _, script) = seat_players(server.addr, script, &mut tokens, "at the end").await;
+    let done = script.done;
     // Every kind of step ran, several times over.
     assert!(
         done >= 2 * STEPS_PER_GAME,

@@ -14,9 +14,9 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tabula_tests::changes::{ChangeScript, RoomState, STEPS_PER_GAME};
+use tabula_tests::changes::{ChangeScript, STEPS_PER_GAME, play, seat_players};
 use tabula_tests::loop_disk::LoopDisk;
-use tabula_tests::{ChildServer, Client, gomoku_options};
+use tabula_tests::{ChildServer, Client};
 
 #[tokio::test]
 async fn on_a_disk_turned_read_only_every_acknowledged_change_is_kept() {
@@ -33,65 +33,25 @@ async fn on_a_disk_turned_read_only_every_acknowledged_change_is_kept() {
             let reply = back.hello(name, Some(token)).await;
             assert_eq!(reply["type"], "welcome", "round {round}: {name}: {reply}");
         }
-        let mut ada = Client::connect(server.addr).await;
-        let mut bob = Client::connect(server.addr).await;
-        let mut current = match script.take() {
-            None => {
-                ada.hello("Ada", None).await;
-                bob.hello("Bob", None).await;
-                tokens = [ada.token.clone(), bob.token.clone()];
-                let (room, _) = ada
-                    .create(gomoku_options(json!({"kind": "human"}), "black"))
-                    .await;
-                bob.join(&room, "player").await;
-                ChangeScript::new(&room, "Ada", "Bob")
-            }
-            Some(mut s) => {
-                ada.hello("Ada", Some(&tokens[0])).await;
-                bob.hello("Bob", Some(&tokens[1])).await;
-                ada.join(&s.room, "player").await;
-                bob.join(&s.room, "player").await;
-                let sync = ada
-                    .request(json!({"type": "sync", "room_id": s.room}))
-                    .await;
-                let state = RoomState::of_snapshot(&sync);
-                s.done = s.recovered(&state).unwrap_or_else(|| {
-                    panic!(
-                        "round {round}: after {} acknowledged steps ({:?}) came back {state:?}",
-                        s.done,
-                        s.state_after(s.done)
-                    )
-                });
-                s
-            }
-        };
+        let when = format!("round {round}");
+        let (ada, bob, current) =
+            seat_players(server.addr, script.take(), &mut tokens, &when).await;
         let mut newcomer = Client::connect(server.addr).await;
         let name = format!("Newcomer{round}");
         newcomer.hello(&name, None).await;
         welcomed.push((name, newcomer.token.clone()));
 
         // Changes as fast as the players can make them, until the disk fails.
-        let play = tokio::spawn(async move {
-            let mut refusal = String::new();
-            loop {
-                let mover = if current.mover(current.done) == "Ada" {
-                    &mut ada
-                } else {
-                    &mut bob
-                };
-                match current.next(mover, &mut refusal).await {
-                    Some(true) => {}
-                    Some(false) => {
-                        assert_eq!(refusal, "internal", "step {}", current.done);
-                        return current;
-                    }
-                    None => panic!("the server went away"),
-                }
-            }
-        });
+        let steps = tokio::spawn(play(current, ada, bob, usize::MAX));
         tokio::time::sleep(Duration::from_millis(delay_ms)).await;
         disk.fail();
-        let current = play.await.expect("the script task");
+        let (current, refused) = steps.await.expect("the script task");
+        assert_eq!(
+            refused.as_deref(),
+            Some("internal"),
+            "step {}",
+            current.done
+        );
         refusals += 1;
         // A player arriving now gets no identity a restart would not know.
         let mut late = Client::connect(server.addr).await;
@@ -103,21 +63,8 @@ async fn on_a_disk_turned_read_only_every_acknowledged_change_is_kept() {
         disk.remount();
         script = Some(current);
     }
-    let script = script.expect("the script");
     let server = ChildServer::start(exe, disk.path(), None);
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", Some(&tokens[0])).await;
-    ada.join(&script.room, "player").await;
-    let sync = ada
-        .request(json!({"type": "sync", "room_id": script.room}))
-        .await;
-    let state = RoomState::of_snapshot(&sync);
-    assert!(
-        script.recovered(&state).is_some(),
-        "after {} acknowledged steps ({:?}) came back {state:?}",
-        script.done,
-        script.state_after(script.done)
-    );
+    let (_, _, script) = seat_players(server.addr, script, &mut tokens, "at the end").await;
     assert_eq!(refusals, 5);
     assert!(
         script.done >= STEPS_PER_GAME,
