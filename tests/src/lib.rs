@@ -218,6 +218,20 @@ impl Client {
         self.expect(|m| m["request_id"] == json!(id)).await
     }
 
+    /// `request`, sent again after the server's `retry_after_ms` for as long
+    /// as the answer is `rate_limited`: for tests that play fast loops and
+    /// test something other than the limits.
+    pub async fn request_patiently(&mut self, msg: Value) -> Value {
+        loop {
+            let reply = self.request(msg.clone()).await;
+            if reply["code"] != "rate_limited" {
+                return reply;
+            }
+            let wait = reply["retry_after_ms"].as_u64().unwrap_or(500).max(20);
+            tokio::time::sleep(std::time::Duration::from_millis(wait)).await;
+        }
+    }
+
     /// The next text message not yet consumed, or `None` when the connection closed.
     pub async fn next(&mut self) -> Option<Value> {
         match self.pending.pop_front() {

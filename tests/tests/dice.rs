@@ -51,29 +51,21 @@ fn racing_play(m: &BgMatch, dice: Dice) -> String {
 /// The room's record, from a `sync`.
 async fn record(client: &mut Client, room: &str) -> GameRecord {
     let snap = client
-        .request(json!({"type": "sync", "room_id": room}))
+        .request_patiently(json!({"type": "sync", "room_id": room}))
         .await;
     serde_json::from_value(snap["snapshot"]["record"].clone()).expect("record decodes")
 }
 
 /// Sends a request, waiting and sending it again while the server's rate
 /// limit refuses it (the child-process server keeps the default limit).
-async fn patiently(client: &mut Client, request: Value) -> Value {
-    loop {
-        let reply = client.request(request.clone()).await;
-        if reply["code"] != "rate_limited" {
-            return reply;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-}
-
 /// Plays White against the AI until the match is over (true) or `limit`
 /// of White's actions have been sent (false).
 async fn play_white(client: &mut Client, room: &str, limit: usize) -> bool {
     let mut sent = 0;
     for _ in 0..3000 {
-        let snap = patiently(client, json!({"type": "sync", "room_id": room})).await;
+        let snap = client
+            .request_patiently(json!({"type": "sync", "room_id": room}))
+            .await;
         assert_eq!(snap["type"], "snapshot", "{snap}");
         if !snap["snapshot"]["result"].is_null() {
             return true;
@@ -99,7 +91,7 @@ async fn play_white(client: &mut Client, room: &str, limit: usize) -> bool {
             }
         };
         let request = json!({"type": "act", "room_id": room, "action": action});
-        let reply = patiently(client, request).await;
+        let reply = client.request_patiently(request).await;
         assert_eq!(reply["type"], "event", "{action} -> {reply}");
         sent += 1;
     }
@@ -109,7 +101,7 @@ async fn play_white(client: &mut Client, room: &str, limit: usize) -> bool {
 /// The finished game `game_id`'s record, from `get_game`.
 async fn stored_record(client: &mut Client, game_id: &str) -> GameRecord {
     let game = client
-        .request(json!({"type": "get_game", "game_id": game_id}))
+        .request_patiently(json!({"type": "get_game", "game_id": game_id}))
         .await;
     assert_eq!(game["type"], "game", "{game}");
     serde_json::from_value(game["game"]["record"].clone()).expect("record decodes")
@@ -135,11 +127,11 @@ async fn a_match_with_a_player_seed_reveals_dice_that_verify_and_count() {
 
     // A seed with a space is refused; a good one is taken and told.
     let bad = ada
-        .request(json!({"type": "dice_seed", "room_id": room, "seed": "two words"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": "two words"}))
         .await;
     assert_eq!(bad["code"], "bad_request", "{bad}");
     let ok = ada
-        .request(json!({"type": "dice_seed", "room_id": room, "seed": "ada-lucky-7"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": "ada-lucky-7"}))
         .await;
     assert_eq!(ok["type"], "ok", "{ok}");
     let told = ada.event("dice_seed").await;
@@ -189,7 +181,7 @@ async fn a_match_with_a_player_seed_reveals_dice_that_verify_and_count() {
     let by_side = DiceStats::by_side(&actions);
     let mut all = by_side[0].clone();
     all.merge(&by_side[1]);
-    let stats = ada.request(json!({"type": "dice_stats"})).await;
+    let stats = ada.request_patiently(json!({"type": "dice_stats"})).await;
     assert_eq!(stats["type"], "dice_stats", "{stats}");
     let report: DiceStatsReport =
         serde_json::from_value(stats["report"].clone()).expect("report decodes");
@@ -202,7 +194,7 @@ async fn a_match_with_a_player_seed_reveals_dice_that_verify_and_count() {
     );
     // Someone who never played sees the same totals and nothing of theirs.
     let mut bob = server.client("Bob").await;
-    let stats = bob.request(json!({"type": "dice_stats"})).await;
+    let stats = bob.request_patiently(json!({"type": "dice_stats"})).await;
     let report: DiceStatsReport =
         serde_json::from_value(stats["report"].clone()).expect("report decodes");
     assert_eq!(report.all, all);
@@ -210,7 +202,7 @@ async fn a_match_with_a_player_seed_reveals_dice_that_verify_and_count() {
 
     // A rematch is a new match: a new commitment, nothing revealed, no seeds.
     let again = ada
-        .request(json!({"type": "rematch", "room_id": room}))
+        .request_patiently(json!({"type": "rematch", "room_id": room}))
         .await;
     assert_eq!(again["type"], "ok", "{again}");
     ada.event("rematch_started").await;
@@ -230,7 +222,7 @@ async fn a_dice_seed_after_the_first_roll_or_outside_backgammon_is_refused() {
     let room = white_against_the_ai(&mut ada).await;
     ada.action_where(|a| a["kind"] == "opening_roll").await;
     let late = ada
-        .request(json!({"type": "dice_seed", "room_id": room, "seed": "too-late"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": "too-late"}))
         .await;
     assert_eq!(late["type"], "error", "{late}");
     assert_eq!(late["code"], "illegal_move", "{late}");
@@ -248,7 +240,7 @@ async fn a_dice_seed_after_the_first_roll_or_outside_backgammon_is_refused() {
         ))
         .await;
     let refused = ada
-        .request(json!({"type": "dice_seed", "room_id": gomoku, "seed": "x"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": gomoku, "seed": "x"}))
         .await;
     assert_eq!(refused["code"], "illegal_move", "{refused}");
     server.stop().await;
@@ -265,18 +257,18 @@ async fn a_spectator_cannot_send_a_dice_seed() {
         .await;
     bob.join(&room, "player").await;
     let outsider = eve
-        .request(json!({"type": "dice_seed", "room_id": room, "seed": "eve"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": "eve"}))
         .await;
     assert_eq!(outsider["code"], "not_in_room", "{outsider}");
     eve.join(&room, "spectator").await;
     let refused = eve
-        .request(json!({"type": "dice_seed", "room_id": room, "seed": "eve"}))
+        .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": "eve"}))
         .await;
     assert_eq!(refused["code"], "forbidden", "{refused}");
     // Both players' seeds go in, and each is told to everyone.
     for (client, seed) in [(&mut ada, "ada-1"), (&mut bob, "bob-2")] {
         let ok = client
-            .request(json!({"type": "dice_seed", "room_id": room, "seed": seed}))
+            .request_patiently(json!({"type": "dice_seed", "room_id": room, "seed": seed}))
             .await;
         assert_eq!(ok["type"], "ok", "{ok}");
     }
@@ -383,7 +375,9 @@ async fn a_takeback_deals_the_same_dice_again() {
     // Ada plays once; the AI rolls after her play.
     let mut played = None;
     for _ in 0..50 {
-        let snap = ada.request(json!({"type": "sync", "room_id": room})).await;
+        let snap = ada
+            .request_patiently(json!({"type": "sync", "room_id": room}))
+            .await;
         let LiveGame::Backgammon(m) = replay_snapshot(&snap) else {
             panic!("not backgammon")
         };
@@ -411,7 +405,7 @@ async fn a_takeback_deals_the_same_dice_again() {
     let ai_roll = |a: &Value| a["kind"] == "roll" && a["side"] == "black";
     let first = ada.action_where(ai_roll).await["dice"].clone();
     let back = ada
-        .request(json!({"type": "request_takeback", "room_id": room}))
+        .request_patiently(json!({"type": "request_takeback", "room_id": room}))
         .await;
     assert_eq!(back["type"], "ok", "{back}");
     ada.event("took_back").await;
