@@ -174,6 +174,7 @@ mod tests {
                     private: false,
                     takebacks: true,
                     rated: true,
+                    hints: false,
                 },
                 seats: vec![seat(Seat::First, "Ada"), seat(Seat::Second, "Bob")],
                 result: GameResult {

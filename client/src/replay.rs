@@ -431,6 +431,7 @@ mod tests {
                     private: false,
                     takebacks: true,
                     rated: false,
+                    hints: false,
                 },
                 seats: vec![seat(Seat::First, "p-a"), seat(Seat::Second, "p-b")],
                 result: GameResult {

@@ -639,6 +639,7 @@ mod tests {
             private: false,
             takebacks: true,
             rated: false,
+            hints: false,
         };
         RoomSnapshot {
             summary: RoomSummary {

@@ -267,6 +267,7 @@ impl CreateForm {
             // none; an external engine's games are not rated.
             takebacks: !(self.rated && self.vs_ai && self.engine.is_none()),
             rated: self.rated && !(self.vs_ai && self.engine.is_some()),
+            hints: false,
         }
     }
 }

@@ -67,6 +67,25 @@ pub struct Config {
     /// Most engine processes running at once, over all rooms; a room whose
     /// engine finds none free has the built-in Expert play for it.
     pub max_engine_processes: usize,
+    /// Game analyses run at once (see [`crate::analyses`]); hints have as
+    /// many workers of their own.
+    pub analysis_workers: usize,
+    /// Game analyses that may wait for a worker; past that, `busy`.
+    pub analysis_queue: usize,
+    /// Nodes per position of the Gomoku Expert's searches in analyses and
+    /// hints.
+    pub analysis_gomoku_nodes: u64,
+    /// Hints one player may ask for in a minute.
+    pub hints_per_minute: u32,
+}
+
+/// One fewer than the machine's cores (at least one): analyses leave a core
+/// to the AI seats.
+pub fn default_analysis_workers() -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .saturating_sub(1)
+        .max(1)
 }
 
 impl Default for Config {
@@ -94,6 +113,10 @@ impl Default for Config {
             max_outbound_bytes: 64 * 1024 * 1024,
             engines: Vec::new(),
             max_engine_processes: 16,
+            analysis_workers: default_analysis_workers(),
+            analysis_queue: 8,
+            analysis_gomoku_nodes: tabula_ai::analysis::GOMOKU_NODES,
+            hints_per_minute: 20,
         }
     }
 }

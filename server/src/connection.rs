@@ -422,6 +422,7 @@ impl Handler {
                     Ok(match store.game(game_id.clone()).await? {
                         Some(game) => ServerMessage::Game {
                             game: Box::new(game),
+                            analysis: store.analysis(game_id).await?.map(Box::new),
                         },
                         None => ServerMessage::error(
                             ErrorCode::UnknownGame,
@@ -430,6 +431,13 @@ impl Handler {
                     })
                 });
             }
+            ClientMessage::Analyse { game_id } => self.shared.analyses.request(
+                self.shared.store.clone(),
+                game_id,
+                identity.id.clone(),
+                self.tx.clone(),
+                rid,
+            ),
             ClientMessage::DiceStats => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {

@@ -13,6 +13,7 @@
 
 mod accounts;
 mod address_limits;
+mod analyses;
 mod api_tokens;
 mod backlogs;
 mod challenges;
@@ -38,7 +39,7 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::{Semaphore, oneshot, watch};
 
-pub use config::Config;
+pub use config::{Config, default_analysis_workers};
 pub use log_filter::log_filter;
 pub use store::{StoreError, read_finished_games, read_saved_room};
 

@@ -279,6 +279,7 @@ mod tests {
                 private,
                 takebacks: true,
                 rated: false,
+                hints: false,
             },
             seats: vec![
                 seat(Seat::First, players[0]),

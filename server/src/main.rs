@@ -73,6 +73,20 @@ struct Args {
     /// runs its own while a game is played in it).
     #[arg(long, default_value_t = 16)]
     max_engine_processes: usize,
+    /// Game analyses run at once (default: one fewer than the cores, at
+    /// least one); hints have as many workers of their own.
+    #[arg(long)]
+    analysis_workers: Option<usize>,
+    /// Game analyses that may wait for a worker before requests are
+    /// answered `busy`.
+    #[arg(long, default_value_t = 8)]
+    analysis_queue: usize,
+    /// Nodes per position of the Gomoku Expert in analyses and hints.
+    #[arg(long, default_value_t = tabula_ai::analysis::GOMOKU_NODES)]
+    analysis_nodes: u64,
+    /// Hints one player may ask for in a minute.
+    #[arg(long, default_value_t = 20)]
+    hints_per_minute: u32,
 }
 
 #[tokio::main]
@@ -118,6 +132,12 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         max_outbound_bytes: args.max_outbound_mib.saturating_mul(1024 * 1024),
         engines: args.engines,
         max_engine_processes: args.max_engine_processes,
+        analysis_workers: args
+            .analysis_workers
+            .unwrap_or_else(tabula_server::default_analysis_workers),
+        analysis_queue: args.analysis_queue,
+        analysis_gomoku_nodes: args.analysis_nodes,
+        hints_per_minute: args.hints_per_minute,
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::address_limits::AddressLimits;
+use crate::analyses::Analyses;
 use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
 use crate::challenges::Challenges;
@@ -128,6 +129,8 @@ pub struct Shared {
     rooms_created: AtomicU64,
     /// One permit per engine process that may run (`max_engine_processes`).
     pub engine_slots: Arc<tokio::sync::Semaphore>,
+    /// Game analyses and hints.
+    pub analyses: Arc<Analyses>,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -175,7 +178,9 @@ impl Shared {
             AddressLimits::new(config.new_players_per_address, config.rooms_per_address);
         let backlogs = Arc::new(Backlogs::new(config.max_outbound_bytes));
         let engine_slots = Arc::new(tokio::sync::Semaphore::new(config.max_engine_processes));
+        let analyses = Arc::new(Analyses::new(&config));
         Shared {
+            analyses,
             config,
             store,
             players: Mutex::new(players),

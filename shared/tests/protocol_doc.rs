@@ -85,6 +85,9 @@ fn every_server_example_parses_and_round_trips() {
         "pong",
         "shutdown",
         "dice_stats",
+        "analysis_progress",
+        "analysis",
+        "hints",
     ] {
         assert!(seen.contains(name), "no example for server message {name}");
     }

@@ -235,6 +235,7 @@ mod tests {
                 private: false,
                 takebacks: true,
                 rated: false,
+                hints: false,
             },
             seats: vec![seat(Seat::First, "w"), seat(Seat::Second, "b")],
             result: GameResult {

@@ -516,6 +516,7 @@ fn bg_snapshot(actions: Vec<BgAction>, dice: Option<DiceProof>) -> RoomSnapshot 
                 private: false,
                 takebacks: false,
                 rated: false,
+                hints: false,
             },
             seats: vec![seat(Seat::First, "p1"), seat(Seat::Second, "p2")],
             status: RoomStatus::Playing,

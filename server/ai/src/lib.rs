@@ -7,6 +7,7 @@
 //! - [`backgammon`]: Beginner (the seed's tuned heuristic), Intermediate (the
 //!   same with a 1-ply look-ahead), Expert (a TD-trained network whose
 //!   weights are compiled in from `data/bg-expert-v1.bin`).
+//! - [`analysis`]: the review of a finished game and hints, by the Experts.
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.
 //!
 //! The crate depends on the game rules (`tabula-shared`) only. Its tools are
@@ -15,6 +16,7 @@
 //! the training code itself (TD(λ) self-play, the heuristic's tuner) so that
 //! the library does not.
 
+pub mod analysis;
 pub mod backgammon;
 pub mod gomoku;
 pub mod rng;

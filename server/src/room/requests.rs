@@ -34,6 +34,10 @@ impl Room {
                 ),
                 Err(refusal) => self.refuse_caller(&caller, refusal),
             },
+            ClientMessage::Hint { .. } => match self.hint_for(&caller, member_seat.flatten()) {
+                Ok(seat) => self.send_hints(caller, seat),
+                Err(refusal) => self.refuse_caller(&caller, refusal),
+            },
             ClientMessage::Sync { .. } => {
                 let snapshot = self.snapshot(member_seat.flatten());
                 self.answer(
@@ -70,6 +74,50 @@ impl Room {
                 }
             }
         }
+    }
+
+    /// The seat a hint is for, or why there is none: hints go to a seated
+    /// player on their turn, in a room that allows them, within the
+    /// player's hints per minute.
+    fn hint_for(&self, caller: &Caller, seat: Option<Seat>) -> Result<Seat, Refusal> {
+        if !self.options.allows_hints() {
+            let why = if self.options.rated {
+                "no hints in a rated game"
+            } else {
+                "the room's creator did not allow hints"
+            };
+            return Err(refuse(ErrorCode::HintsOff, why));
+        }
+        let Some(seat) = seat else {
+            return Err(refuse(
+                ErrorCode::HintsOff,
+                "hints are for the players, not for spectators",
+            ));
+        };
+        if self.to_act() != Some(seat) {
+            return Err(refuse(ErrorCode::HintsOff, "hints are for your turn"));
+        }
+        if let Err(wait) = self.shared.analyses.count_hint(&caller.identity.id) {
+            return Err(refuse(
+                ErrorCode::RateLimited,
+                format!("too many hints; the next in {} s", wait.as_secs().max(1)),
+            ));
+        }
+        Ok(seat)
+    }
+
+    /// Works the hints out off the room's task and answers the caller with
+    /// them (the position cannot change meanwhile: it is the caller's turn).
+    fn send_hints(&self, caller: Caller, seat: Seat) {
+        let (shared, game, room_id) = (self.shared.clone(), self.live.clone(), self.id.clone());
+        tokio::spawn(async move {
+            let hints = shared.analyses.hints(game, seat).await;
+            let frame = tabula_shared::protocol::ServerFrame {
+                request_id: caller.request_id,
+                message: ServerMessage::Hints { room_id, hints },
+            };
+            let _ = caller.tx.send_text(&frame.encode());
+        });
     }
 
     /// The legal plays of the roll waiting to be played, in canonical

@@ -28,8 +28,8 @@ mod write;
 use std::path::Path;
 
 use tabula_shared::protocol::{
-    DiceStatsReport, FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry,
-    LeaderboardPeriod, RatingChange,
+    DiceStatsReport, FinishedGame as GameView, GameAnalysis, GameKind, GameSummary,
+    LeaderboardEntry, LeaderboardPeriod, RatingChange,
 };
 
 pub use self::error::StoreError;
@@ -185,6 +185,34 @@ impl Store {
     /// One finished game with its record, if the id is known.
     pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
         self.db.game(game_id).await
+    }
+
+    /// A finished game's saved analysis, if it has one (one that no longer
+    /// parses is logged and treated as missing, so it is made again).
+    pub async fn analysis(&self, game_id: String) -> Result<Option<GameAnalysis>, StoreError> {
+        let id = game_id.clone();
+        Ok(self.db.analysis(game_id).await?.and_then(|json| {
+            serde_json::from_str(&json)
+                .inspect_err(
+                    |e| tracing::warn!(game = %id, error = %e, "a saved analysis does not parse"),
+                )
+                .ok()
+        }))
+    }
+
+    /// Saves a finished game's analysis; done once it is durable.
+    pub fn save_analysis(
+        &self,
+        game_id: String,
+        analysis: &GameAnalysis,
+        created_at: i64,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        let analysis = serde_json::to_string(analysis).expect("an analysis serialises");
+        self.write(Write::Analysis {
+            game_id,
+            analysis,
+            created_at,
+        })
     }
 
     /// The dice of every finished Backgammon game, and `player_id`'s own

@@ -35,6 +35,16 @@ pub(super) enum Write {
         /// Its owner (a token of another account is left alone).
         player_id: String,
     },
+    /// A finished game's analysis (a second one for the same game is
+    /// ignored: the first stays).
+    Analysis {
+        /// The game.
+        game_id: String,
+        /// The analysis, JSON.
+        analysis: String,
+        /// When it was made (Unix ms).
+        created_at: i64,
+    },
     /// Commit what was queued before, then stop the writer and release the
     /// data directory; answered once it is released.
     Close,

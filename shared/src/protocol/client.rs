@@ -69,6 +69,13 @@ pub enum ClientMessage {
         /// The game's id, from `game_list` or a `game_over` event.
         game_id: String,
     },
+    /// Analyse a finished game with the server's engines. The replies carry
+    /// this request's id: `analysis_progress` now and as the work goes on,
+    /// then `analysis` (at once when the game was analysed before).
+    Analyse {
+        /// The game's id.
+        game_id: String,
+    },
     /// The rating leaderboard of one game; the reply is `leaderboard`.
     GetLeaderboard {
         /// Which game's ratings.
@@ -162,6 +169,13 @@ pub enum ClientMessage {
         /// The room.
         room_id: RoomId,
     },
+    /// The engine's top three moves for the player to act (the reply is
+    /// `hints`): in rooms against the AI and in unrated rooms created with
+    /// hints allowed; only a seated player on their turn may ask.
+    Hint {
+        /// The room.
+        room_id: RoomId,
+    },
     /// Play a game action: a Gomoku stone or swap2 choice, or a Backgammon roll,
     /// play or cube action.
     Act {
@@ -250,6 +264,7 @@ impl ClientMessage {
         "register",
         "list_games",
         "get_game",
+        "analyse",
         "get_leaderboard",
         "list_rooms",
         "unwatch_lobby",
@@ -265,6 +280,7 @@ impl ClientMessage {
         "list_bots",
         "sync",
         "legal_plays",
+        "hint",
         "act",
         "resign",
         "offer_draw",
@@ -287,6 +303,7 @@ impl ClientMessage {
             | LeaveRoom { room_id }
             | Sync { room_id }
             | LegalPlays { room_id }
+            | Hint { room_id }
             | Act { room_id, .. }
             | Resign { room_id, .. }
             | OfferDraw { room_id }
@@ -307,6 +324,7 @@ impl ClientMessage {
             | RevokeApiToken { .. }
             | ListGames { .. }
             | GetGame { .. }
+            | Analyse { .. }
             | GetLeaderboard { .. }
             | ListRooms
             | UnwatchLobby

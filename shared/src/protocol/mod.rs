@@ -20,6 +20,7 @@
 //! every example in that document.
 
 mod accounts;
+mod analysis;
 mod client;
 mod options;
 mod room;
@@ -29,6 +30,11 @@ mod turn;
 pub use accounts::{
     AiRating, ApiTokenInfo, FinishedGame, GameSummary, LeaderboardEntry, LeaderboardPeriod,
     RatingChange,
+};
+pub use analysis::{
+    BLUNDER_MP, BgAnalysis, BgCandidate, BgDecisionKind, BgDecisionReview, BgPlayerReview,
+    BgRollLuck, ERROR_MP, GameAnalysis, GomokuAnalysis, GomokuMistake, GomokuMoveReview, Hint,
+    INACCURACY_MP, Mark,
 };
 pub use client::{ClientFrame, ClientMessage, DecodeError};
 pub use options::{AiLevel, ColourChoice, EngineInfo, Opponent, RoomOptions, TimeControl};

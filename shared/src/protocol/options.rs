@@ -150,6 +150,19 @@ pub struct RoomOptions {
     /// published rating) update Glicko-2 ratings.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rated: bool,
+    /// Whether the players may ask the engine for hints. Rooms against the
+    /// AI always allow them; a rated room never does.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub hints: bool,
+}
+
+impl RoomOptions {
+    /// Whether a seated player may ask for hints in a room with these
+    /// options: never when rated; against the AI, always; otherwise when
+    /// the creator allowed them.
+    pub fn allows_hints(&self) -> bool {
+        !self.rated && (self.hints || !matches!(self.opponent, Opponent::Human))
+    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::analysis::{GameAnalysis, Hint};
 use super::{
     AiRating, ApiTokenInfo, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
     LeaderboardPeriod, PlayerId, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
@@ -159,6 +160,33 @@ pub enum ServerMessage {
     Game {
         /// The game.
         game: Box<FinishedGame>,
+        /// Its analysis, when someone asked for one before.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        analysis: Option<Box<GameAnalysis>>,
+    },
+    /// How far the analysis of a game has got (decisions judged of all).
+    AnalysisProgress {
+        /// The game.
+        game_id: String,
+        /// Decisions judged so far.
+        done: u32,
+        /// Decisions to judge.
+        total: u32,
+    },
+    /// The analysis of a finished game, saved with it.
+    Analysis {
+        /// The game.
+        game_id: String,
+        /// What the engines found.
+        analysis: Box<GameAnalysis>,
+    },
+    /// The answer to `hint`: the engine's best actions, best first (at most
+    /// three).
+    Hints {
+        /// The room.
+        room_id: RoomId,
+        /// The suggestions.
+        hints: Vec<Hint>,
     },
     /// A leaderboard.
     Leaderboard {
@@ -316,6 +344,12 @@ pub enum ErrorCode {
     RateLimited,
     /// The server refuses more (rooms, connections).
     LimitReached,
+    /// The engines are busy with other work (analyses queued to the limit);
+    /// try again after `retry_after_ms`.
+    Busy,
+    /// No hints in this room: it is rated, or its creator did not allow
+    /// them, or you are not the player to act.
+    HintsOff,
     /// Something broke on the server; the request had no effect.
     Internal,
 }

@@ -28,6 +28,15 @@ struct Args {
     /// Milliseconds a request waits for the store before it is refused.
     #[arg(long, default_value_t = 10_000)]
     store_timeout_ms: u64,
+    /// Game analyses run at once.
+    #[arg(long, default_value_t = 1)]
+    analysis_workers: usize,
+    /// Game analyses that may wait for a worker.
+    #[arg(long, default_value_t = 8)]
+    analysis_queue: usize,
+    /// Nodes per position of the Gomoku analyses.
+    #[arg(long, default_value_t = 20_000)]
+    analysis_nodes: u64,
 }
 
 #[tokio::main]
@@ -50,6 +59,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
         store_timeout: Duration::from_millis(args.store_timeout_ms),
+        analysis_workers: args.analysis_workers,
+        analysis_queue: args.analysis_queue,
+        analysis_gomoku_nodes: args.analysis_nodes,
         ..tabula_server::Config::default()
     };
     // Stops gracefully when stdin closes; SIGKILL stops it hard.

@@ -30,6 +30,7 @@ fn challenged(id: &str) -> ServerMessage {
             private: false,
             takebacks: true,
             rated: false,
+            hints: false,
         },
     }
 }

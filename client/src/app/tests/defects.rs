@@ -234,6 +234,7 @@ pub(super) fn finished_gomoku() -> tabula_shared::protocol::FinishedGame {
                 private: false,
                 takebacks: true,
                 rated: false,
+                hints: false,
             },
             seats: vec![seat(Seat::First, "Ada"), seat(Seat::Second, "Bob")],
             result: GameResult {

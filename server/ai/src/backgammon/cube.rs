@@ -131,7 +131,9 @@ pub struct MatchState {
 }
 
 impl MatchState {
-    fn mwc_after(&self, me_pts: i32, opp_pts: i32) -> f32 {
+    /// Match winning chances of the side on roll once it has won `me_pts`
+    /// and its opponent `opp_pts` more points.
+    pub fn mwc_after(&self, me_pts: i32, opp_pts: i32) -> f32 {
         let me = self.me_away - me_pts;
         let opp = self.opp_away - opp_pts;
         // Reaching 1-away for the first time makes the next game the Crawford

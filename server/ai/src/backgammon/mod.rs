@@ -37,10 +37,12 @@ pub mod bearoff;
 pub mod cube;
 pub mod expert;
 pub mod heuristic;
+pub mod hints;
 pub mod met;
 pub mod nn;
 pub mod play;
 pub mod pubeval;
+pub mod review;
 
 use std::sync::OnceLock;
 use std::time::Duration;

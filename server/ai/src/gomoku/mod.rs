@@ -39,9 +39,11 @@
 //! forbidden counts as a win for white in every search.
 
 pub mod beginner;
+pub mod hints;
 mod pattern;
 mod pos;
 pub mod puzzles;
+pub mod review;
 mod search;
 
 use std::time::Duration;

@@ -85,6 +85,17 @@ pub(super) fn apply(
             return Ok(changes);
         }
         Write::Close => {}
+        Write::Analysis {
+            game_id,
+            analysis,
+            created_at,
+        } => {
+            conn.prepare_cached(
+                "INSERT OR IGNORE INTO analyses (game_id, analysis, created_at)
+                 VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![game_id, analysis, created_at])?;
+        }
         Write::ApiToken(t) => {
             conn.prepare_cached(
                 "INSERT INTO api_tokens (id, player_id, label, hash, created_at, revoked)

@@ -102,6 +102,23 @@ impl Sqlite {
         .await
     }
 
+    /// A finished game's saved analysis (JSON), if it has one.
+    pub(in crate::store) async fn analysis(
+        &self,
+        game_id: String,
+    ) -> Result<Option<String>, StoreError> {
+        self.read(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT analysis FROM analyses WHERE game_id = ?1",
+                    params![game_id],
+                    |r| r.get(0),
+                )
+                .optional()?)
+        })
+        .await
+    }
+
     /// The player whose resume token this is, if the store has one.
     pub(in crate::store) async fn player_by_token(
         &self,

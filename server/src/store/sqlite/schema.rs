@@ -64,6 +64,13 @@ CREATE TABLE IF NOT EXISTS accounts (
 -- API tokens of bot accounts: only a SHA-256 hash of each secret is kept
 -- (the secrets are 256 random bits, so a fast hash is enough). An account
 -- with a token, revoked or not, is a bot account.
+-- The engines' analysis of a finished game (JSON), computed once on
+-- request and then shown to anyone who opens the game.
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY,
+    analysis TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS api_tokens (
     id TEXT PRIMARY KEY,
     player_id TEXT NOT NULL,

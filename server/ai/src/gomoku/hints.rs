@@ -1,0 +1,78 @@
+//! Hints: the Expert's three best stones for the side to play, each with
+//! its outlook.
+//!
+//! The Expert's own choice comes first among the candidates; the others are
+//! the best-ordered points of its move generator. Each candidate is placed
+//! and the opponent's reply searched; a candidate's value is the mover's
+//! outlook after it.
+
+use tabula_shared::gomoku::{Gomoku, Outcome, Phase, Point, Stone};
+
+use super::pos::{Pos, color_of};
+use super::review::outlook;
+use super::search::{Node, Searcher, Settings};
+use super::{Limits, expert_search, legal};
+
+/// Candidates searched.
+const CANDIDATES: usize = 6;
+
+/// Up to three stones for the side to play in `game`, best first, each with
+/// the mover's outlook (−1 to +1) after it; empty outside the main phase.
+/// `nodes` bounds each search.
+pub fn hints(game: &Gomoku, nodes: u64) -> Vec<(Point, f32)> {
+    if game.phase() != Phase::Main {
+        return Vec::new();
+    }
+    let board = game.board();
+    let rule = game.config().rule;
+    let me = game.stone_to_play();
+    let Some(seat) = game.to_act() else {
+        return Vec::new();
+    };
+    let mut candidates: Vec<Point> = expert_search(board, me, rule, Limits::nodes(nodes), 0)
+        .best
+        .into_iter()
+        .collect();
+    let mut searcher = Searcher::new(Pos::from_board(board, rule), Settings::EXPERT, 0);
+    let ordered: Vec<usize> = match searcher.generate(color_of(me)) {
+        Node::Moves(moves, _) => moves.into_iter().map(|(i, _)| i).collect(),
+        Node::Win(i) | Node::Forced(i) | Node::WinSoon(i) => vec![i],
+        Node::Lost => Vec::new(),
+    };
+    for i in ordered {
+        if candidates.len() >= CANDIDATES {
+            break;
+        }
+        let p = searcher.pos.point(i);
+        if !candidates.contains(&p) && legal(board, p, me, rule) {
+            candidates.push(p);
+        }
+    }
+    let mut valued: Vec<(Point, f32)> = candidates
+        .into_iter()
+        .filter_map(|p| {
+            let mut next = game.clone();
+            next.play(seat, p).ok()?;
+            let value = match next.outcome() {
+                Some(Outcome::Win { .. }) => 1.0,
+                Some(Outcome::Draw) => 0.0,
+                None => {
+                    let reply = expert_search(
+                        next.board(),
+                        me.opponent(),
+                        rule,
+                        Limits::nodes(nodes / 2),
+                        0,
+                    );
+                    let black = outlook(reply.score, me.opponent());
+                    if me == Stone::Black { black } else { -black }
+                }
+            };
+            Some((p, value))
+        })
+        .collect();
+    // Stable: on equal values the Expert's own choice stays first.
+    valued.sort_by(|a, b| b.1.total_cmp(&a.1));
+    valued.truncate(3);
+    valued
+}
