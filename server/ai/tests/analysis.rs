@@ -340,3 +340,133 @@ fn the_expert_review_uses_the_engines_own_search_for_gomoku() {
     );
     assert_eq!(a.moves[2].best, direct.best);
 }
+
+/// GNU Backgammon's path (`TABULA_GNUBG` overrides it).
+fn gnubg_path() -> String {
+    std::env::var("TABULA_GNUBG").unwrap_or_else(|_| "/usr/games/gnubg".into())
+}
+
+/// Exports `records` as `.mat`, has gnubg import and analyse each, and
+/// returns its report per file (see `tests/gnubg/analyse.py`).
+fn gnubg_analyse(records: &[GameRecord]) -> Vec<serde_json::Value> {
+    use tabula_shared::export::{ExportFormat, ExportMeta, export};
+    let dir = tempfile::tempdir().unwrap();
+    let meta = ExportMeta {
+        players: ["White".into(), "Black".into()],
+        date: None,
+        event: None,
+        result: None,
+    };
+    let paths: Vec<String> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let path = dir.path().join(format!("m{i}.mat"));
+            std::fs::write(&path, export(r, &meta, ExportFormat::Mat).unwrap()).unwrap();
+            path.to_string_lossy().into_owned()
+        })
+        .collect();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnubg/analyse.py");
+    let out = dir.path().join("out.jsonl");
+    let status = std::process::Command::new(gnubg_path())
+        .args(["-t", "-q", "-p", script])
+        .env("TABULA_OUT", &out)
+        .env("TABULA_FILES", serde_json::to_string(&paths).unwrap())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run gnubg: {e} (apt-get install gnubg)"));
+    assert!(status.success(), "gnubg failed: {status}");
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(
+        lines.last().map(|l| l["done"].clone()),
+        Some(serde_json::json!(true)),
+        "gnubg's report: {lines:?}"
+    );
+    lines[..lines.len() - 1].to_vec()
+}
+
+#[test]
+fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
+    // Money games between the Beginner and the Intermediate: both make
+    // plenty of errors for the two judges to agree or disagree on.
+    let records: Vec<GameRecord> = (21..=23)
+        .map(|seed| bg_game(seed, [Level::Beginner, Level::Intermediate]).0)
+        .collect();
+    let reports = gnubg_analyse(&records);
+    assert_eq!(reports.len(), records.len());
+    let (mut compared, mut gnubg_very_bad, mut seen_by_us, mut ours_blunders, mut confirmed) =
+        (0, 0, 0, 0, 0);
+    let mut disagreements = Vec::new();
+    for (record, report) in records.iter().zip(&reports) {
+        let GameAnalysis::Backgammon(ours) =
+            analysis::analyse(record, GOMOKU_NODES, &mut |_, _| {}).unwrap()
+        else {
+            panic!("backgammon")
+        };
+        let actions = record.bg_actions().unwrap();
+        // The record's plays in order, each with our review if it had one.
+        let plays: Vec<(usize, &BgAction)> = actions
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| matches!(a, BgAction::Play { .. }))
+            .collect();
+        let theirs = report["games"][0].as_array().expect("one game").clone();
+        assert_eq!(theirs.len(), plays.len(), "gnubg read every play");
+        for ((index, action), judged) in plays.iter().zip(&theirs) {
+            let BgAction::Play { side, play } = action else {
+                unreachable!()
+            };
+            assert_eq!(judged["player"], side.index(), "the same mover");
+            let Some(loss) = judged["loss"].as_f64() else {
+                continue;
+            };
+            let review = ours.decisions.iter().find(|d| d.index == *index);
+            let our_loss = review.map_or(0.0, |d| d.loss_mp);
+            let gnubg_mp = loss * 1000.0;
+            compared += 1;
+            let very_bad = judged["skill"] == "very bad";
+            let our_blunder = review.is_some_and(|d| d.mark == Some(Mark::Blunder));
+            if very_bad {
+                gnubg_very_bad += 1;
+                seen_by_us += usize::from(our_loss >= 40.0);
+            }
+            if our_blunder {
+                ours_blunders += 1;
+                confirmed += usize::from(gnubg_mp >= 40.0);
+            }
+            if (very_bad && our_loss < 80.0) || (our_blunder && gnubg_mp < 80.0) {
+                disagreements.push(format!(
+                    "{side:?} {play} ({}): gnubg {gnubg_mp:.0} mp {}, ours {our_loss:.0} mp",
+                    judged["dice"], judged["skill"]
+                ));
+            }
+        }
+    }
+    eprintln!(
+        "{compared} plays compared; gnubg's very bad: {gnubg_very_bad}, of which {seen_by_us} \
+         cost 40 mp or more by ours; our blunders: {ours_blunders}, of which {confirmed} cost \
+         40 mp or more by gnubg; the plays one calls very bad (blunder) and the other not even \
+         bad (error): {disagreements:#?}"
+    );
+    assert!(
+        gnubg_very_bad >= 3 && ours_blunders >= 3,
+        "the games have blunders to agree on"
+    );
+    // Our judge is the Expert's network at 1-ply, weaker than gnubg's
+    // cubeful evaluation: nearly every gnubg blunder is at least an
+    // inaccuracy for us, and most of ours are real for gnubg.
+    assert!(
+        seen_by_us * 8 >= gnubg_very_bad * 7,
+        "gnubg's blunders that we miss: {disagreements:#?}"
+    );
+    assert!(
+        confirmed * 4 >= ours_blunders * 3,
+        "our blunders that gnubg does not see: {disagreements:#?}"
+    );
+}
