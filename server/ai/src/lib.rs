@@ -8,6 +8,7 @@
 //!   same with a 1-ply look-ahead), Expert (a TD-trained network whose
 //!   weights are compiled in from `data/bg-expert-v1.bin`).
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.
+//! - [`sample_games`]: whole recorded games between levels (benches, tests).
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.
 //!
 //! The crate depends on the game rules (`tabula-shared`) only. Its tools are
@@ -20,6 +21,7 @@ pub mod analysis;
 pub mod backgammon;
 pub mod gomoku;
 pub mod rng;
+pub mod sample_games;
 
 use std::time::Duration;
 

@@ -4,10 +4,8 @@
 use std::time::Duration;
 
 use tabula_ai::analysis::{self, GOMOKU_NODES};
-use tabula_ai::backgammon::{self, Decision};
-use tabula_ai::rng::Rng;
-use tabula_ai::{Level, gomoku};
-use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Side};
+use tabula_ai::{Level, gomoku, sample_games};
+use tabula_shared::backgammon::{BgMatch, MatchConfig, Side};
 use tabula_shared::game::{BgAction, LiveGame, apply_bg};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, GomokuConfig, Point};
 use tabula_shared::protocol::{
@@ -32,6 +30,9 @@ fn gomoku_record(moves: &[(u8, u8)]) -> GameRecord {
     }
     GameRecord::Gomoku { config, actions }
 }
+
+/// The AIs' budget per decision in the sample Backgammon games.
+const BUDGET: Duration = Duration::from_millis(50);
 
 fn gomoku_analysis(record: &GameRecord) -> tabula_shared::protocol::GomokuAnalysis {
     match analysis::analyse(record, 20_000, &mut |_, _| {}).unwrap() {
@@ -120,74 +121,12 @@ fn a_gomoku_hint_finds_the_open_four() {
     );
 }
 
-/// A whole money game between two levels with seeded dice, as the record
-/// a server would keep.
-fn bg_game(seed: u64, levels: [Level; 2]) -> (GameRecord, BgMatch) {
-    let config = MatchConfig::default();
-    let mut m = BgMatch::new(config).unwrap();
-    let mut rng = Rng::new(seed);
-    let mut actions = Vec::new();
-    let mut act = |m: &mut BgMatch, a: BgAction| {
-        apply_bg(m, &a).unwrap();
-        actions.push(a);
-    };
-    loop {
-        let d = rng.opening_dice();
-        act(
-            &mut m,
-            BgAction::OpeningRoll {
-                white: d.a,
-                black: d.b,
-            },
-        );
-        if !matches!(m.phase(), GamePhase::OpeningRoll) {
-            break;
-        }
-    }
-    for _ in 0..2000 {
-        let side = match *m.phase() {
-            GamePhase::MatchOver { .. } | GamePhase::GameOver { .. } => break,
-            _ => m.to_act().expect("someone acts"),
-        };
-        let decision = backgammon::choose(
-            levels[side.index()],
-            &m,
-            side,
-            Duration::from_millis(50),
-            seed,
-        )
-        .expect("a decision");
-        let action = match decision {
-            Decision::Roll => {
-                let d: Dice = rng.dice();
-                BgAction::Roll {
-                    side,
-                    dice: [d.high(), d.low()],
-                }
-            }
-            Decision::Double => BgAction::Double { side },
-            Decision::Take => BgAction::Take { side },
-            Decision::Drop => BgAction::Drop { side },
-            Decision::Play(play) => BgAction::Play { side, play },
-        };
-        act(&mut m, action);
-    }
-    (
-        GameRecord::Backgammon {
-            config,
-            actions,
-            dice: None,
-        },
-        m,
-    )
-}
-
 #[test]
 fn a_backgammon_review_rates_the_beginner_below_the_expert() {
     let mut beginner = Vec::new();
     let mut expert = Vec::new();
     for seed in 1..=3 {
-        let (record, _) = bg_game(seed, [Level::Expert, Level::Beginner]);
+        let record = sample_games::backgammon(seed, [Level::Expert, Level::Beginner], BUDGET);
         let mut last = 0;
         let a = match analysis::analyse(&record, GOMOKU_NODES, &mut |done, total| {
             assert!(done > last && done <= total);
@@ -396,7 +335,7 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
     // Money games between the Beginner and the Intermediate: both make
     // plenty of errors for the two judges to agree or disagree on.
     let records: Vec<GameRecord> = (21..=23)
-        .map(|seed| bg_game(seed, [Level::Beginner, Level::Intermediate]).0)
+        .map(|seed| sample_games::backgammon(seed, [Level::Beginner, Level::Intermediate], BUDGET))
         .collect();
     let reports = gnubg_analyse(&records);
     assert_eq!(reports.len(), records.len());

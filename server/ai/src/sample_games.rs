@@ -1,0 +1,86 @@
+//! Whole recorded games between AI levels, as a server would keep them:
+//! for the analysis bench and the tests that judge the judges.
+
+use std::time::Duration;
+
+use tabula_shared::backgammon::{BgMatch, GamePhase, MatchConfig};
+use tabula_shared::game::{BgAction, apply_bg};
+use tabula_shared::gomoku::{Gomoku, GomokuAction, GomokuConfig};
+use tabula_shared::protocol::GameRecord;
+
+use crate::Level;
+use crate::backgammon::{self, Decision};
+use crate::gomoku::{self, Limits};
+use crate::rng::Rng;
+
+/// A money game (cube in use) between `levels` (White's, Black's), with
+/// dice from `seed` and `budget` per decision.
+pub fn backgammon(seed: u64, levels: [Level; 2], budget: Duration) -> GameRecord {
+    let config = MatchConfig::default();
+    let mut m = BgMatch::new(config).expect("the default match is valid");
+    let mut rng = Rng::new(seed);
+    let mut actions = Vec::new();
+    let mut act = |m: &mut BgMatch, a: BgAction| {
+        apply_bg(m, &a).expect("the AIs play legal actions");
+        actions.push(a);
+    };
+    while matches!(m.phase(), GamePhase::OpeningRoll) {
+        let d = rng.opening_dice();
+        act(
+            &mut m,
+            BgAction::OpeningRoll {
+                white: d.a,
+                black: d.b,
+            },
+        );
+    }
+    for _ in 0..2000 {
+        let Some(side) = m.to_act() else {
+            break;
+        };
+        let Some(decision) = backgammon::choose(levels[side.index()], &m, side, budget, seed)
+        else {
+            break;
+        };
+        let action = match decision {
+            Decision::Roll => {
+                let d = rng.dice();
+                BgAction::Roll {
+                    side,
+                    dice: [d.a, d.b],
+                }
+            }
+            Decision::Double => BgAction::Double { side },
+            Decision::Take => BgAction::Take { side },
+            Decision::Drop => BgAction::Drop { side },
+            Decision::Play(play) => BgAction::Play { side, play },
+        };
+        act(&mut m, action);
+    }
+    GameRecord::Backgammon {
+        config,
+        actions,
+        dice: None,
+    }
+}
+
+/// A freestyle 15×15 Gomoku game between `levels` (Black's, White's), each
+/// decision searched with `nodes` nodes; `seed` varies the play.
+pub fn gomoku(seed: u64, levels: [Level; 2], nodes: u64) -> GameRecord {
+    let config = GomokuConfig::default();
+    let mut game = Gomoku::new(config).expect("the default game is valid");
+    let mut actions = Vec::new();
+    while let Some(seat) = game.to_act() {
+        let level =
+            levels[usize::from(game.stone_to_play() != tabula_shared::gomoku::Stone::Black)];
+        let Some(gomoku::Decision::Place(point)) =
+            gomoku::choose_with(level, &game, seat, Limits::nodes(nodes), seed)
+        else {
+            break;
+        };
+        let action = GomokuAction::Place { seat, point };
+        game.apply(action).expect("the AIs play legal stones");
+        actions.push(action);
+    }
+    GameRecord::Gomoku { config, actions }
+}
