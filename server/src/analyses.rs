@@ -42,7 +42,7 @@ enum State {
     /// Finished and saved.
     Done(Arc<GameAnalysis>),
     /// Failed; the message says why.
-    Failed(ServerMessage),
+    Failed(Arc<ServerMessage>),
 }
 
 /// The analyses and hints of one server.
@@ -206,7 +206,8 @@ impl Analyses {
         record: tabula_shared::protocol::GameRecord,
         progress: &watch::Sender<State>,
     ) -> State {
-        let failed = |why: &str| State::Failed(ServerMessage::error(ErrorCode::Internal, why));
+        let failed =
+            |why: &str| State::Failed(Arc::new(ServerMessage::error(ErrorCode::Internal, why)));
         let Ok(_permit) = self.workers.clone().acquire_owned().await else {
             return failed("the server is shutting down");
         };
@@ -310,7 +311,7 @@ async fn forward(
                 return;
             }
             State::Failed(message) => {
-                send(tx, request_id, message);
+                send(tx, request_id, (*message).clone());
                 return;
             }
         }

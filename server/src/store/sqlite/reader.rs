@@ -108,13 +108,12 @@ impl Sqlite {
         game_id: String,
     ) -> Result<Option<String>, StoreError> {
         self.read(move |conn| {
-            Ok(conn
-                .query_row(
-                    "SELECT analysis FROM analyses WHERE game_id = ?1",
-                    params![game_id],
-                    |r| r.get(0),
-                )
-                .optional()?)
+            conn.query_row(
+                "SELECT analysis FROM analyses WHERE game_id = ?1",
+                params![game_id],
+                |r| r.get(0),
+            )
+            .optional()
         })
         .await
     }
