@@ -32,6 +32,8 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::NotInRoom => "error.not_in_room",
         ErrorCode::RateLimited => "error.rate_limited",
         ErrorCode::LimitReached => "error.limit_reached",
+        ErrorCode::Busy => "error.busy",
+        ErrorCode::HintsOff => "error.hints_off",
         ErrorCode::Internal => "error.internal",
     }
 }

@@ -149,7 +149,12 @@ impl TabulaApp {
                     games,
                 });
             }
-            ServerMessage::Game { game } => self.game(request_id, *game),
+            ServerMessage::Game { game, .. } => self.game(request_id, *game),
+            // Analyses and hints are asked for by screens this client does
+            // not show yet.
+            ServerMessage::AnalysisProgress { .. }
+            | ServerMessage::Analysis { .. }
+            | ServerMessage::Hints { .. } => {}
             ServerMessage::Leaderboard {
                 game,
                 period,
