@@ -54,6 +54,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::io::stdout().flush()?;
     let config = tabula_server::Config {
         data_dir: args.data_dir,
+        // As in `tabula_tests::test_config`: the tests' fast loops are not
+        // what the flood limit is for.
+        rate_burst: 500,
+        rate_per_sec: 500,
         dice_seed: Some(args.dice_seed),
         dice_seed_wait: Duration::from_millis(args.dice_seed_wait_ms),
         grace: Duration::from_secs(2),
