@@ -7,11 +7,11 @@
 //! - **Saved, then told.** The `analysis` message goes out only after the
 //!   store has made it durable.
 //! - **Bounded.** Analyses run on the blocking pool, at most
-//!   `analysis_workers` at once (by default one fewer than the machine's
-//!   cores, so that the AI seats' moves always have a core), with at most
-//!   `analysis_queue` more waiting; past that a request is answered `busy`.
-//!   Hints have their own permits, as many. A player has one analysis
-//!   going at a time and `hints_per_minute` hints.
+//!   `analysis_workers` at once, with at most `analysis_queue` more waiting;
+//!   past that a request is answered `busy`. Their steps (one action of the
+//!   record each) and hints run only on cores the AI seats leave idle
+//!   ([`crate::thinking`]). A player has one analysis going at a time and
+//!   `hints_per_minute` hints.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -25,6 +25,7 @@ use tokio::sync::{Semaphore, watch};
 use crate::config::Config;
 use crate::outlet::Outlet;
 use crate::store::Store;
+use crate::thinking::{Thinking, Work};
 use crate::wall_clock::now_ms;
 
 /// How long a client is told to wait when the queue is full.
@@ -48,7 +49,7 @@ enum State {
 /// The analyses and hints of one server.
 pub struct Analyses {
     workers: Arc<Semaphore>,
-    hint_workers: Arc<Semaphore>,
+    thinking: Arc<Thinking>,
     /// Analyses running or waiting for a worker, at most.
     max_jobs: usize,
     gomoku_nodes: u64,
@@ -81,11 +82,11 @@ fn send(tx: &Outlet, request_id: Option<u64>, message: ServerMessage) {
 
 impl Analyses {
     /// The service with `config`'s limits.
-    pub fn new(config: &Config) -> Analyses {
+    pub fn new(config: &Config, thinking: Arc<Thinking>) -> Analyses {
         let workers = config.analysis_workers.max(1);
         Analyses {
             workers: Arc::new(Semaphore::new(workers)),
-            hint_workers: Arc::new(Semaphore::new(workers)),
+            thinking,
             max_jobs: workers + config.analysis_queue,
             gomoku_nodes: config.analysis_gomoku_nodes,
             hints_per_minute: config.hints_per_minute,
@@ -213,10 +214,15 @@ impl Analyses {
         };
         let nodes = self.gomoku_nodes;
         let reporter = progress.clone();
+        let thinking = self.thinking.clone();
         let started = Instant::now();
         let result = tokio::task::spawn_blocking(move || {
+            // One step (one action of the record) at a time on an idle core.
+            let mut core = Some(thinking.blocking_step(Work::Analysis));
             tabula_ai::analysis::analyse(&record, nodes, &mut |done, total| {
                 reporter.send_replace(State::Progress { done, total });
+                core = None;
+                core = Some(thinking.blocking_step(Work::Analysis));
             })
         })
         .await;
@@ -261,11 +267,9 @@ impl Analyses {
     }
 
     /// The hints for `seat` in `game`, worked out on the blocking pool once a
-    /// hint worker is free.
+    /// core is idle (see [`crate::thinking`]).
     pub async fn hints(&self, game: LiveGame, seat: Seat) -> Vec<Hint> {
-        let Ok(_permit) = self.hint_workers.clone().acquire_owned().await else {
-            return Vec::new();
-        };
+        let _core = self.thinking.step(Work::Hint).await;
         let nodes = self.gomoku_nodes;
         tokio::task::spawn_blocking(move || tabula_ai::analysis::hints(&game, seat, nodes))
             .await

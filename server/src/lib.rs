@@ -29,6 +29,7 @@ mod outlet;
 mod registry;
 mod room;
 mod store;
+mod thinking;
 mod wall_clock;
 pub mod web_client;
 

@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
 use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
+use crate::thinking::Thinking;
 
 /// A registered account, as the registry keeps it for sign-in.
 #[derive(Debug, Clone)]
@@ -131,6 +132,8 @@ pub struct Shared {
     pub engine_slots: Arc<tokio::sync::Semaphore>,
     /// Game analyses and hints.
     pub analyses: Arc<Analyses>,
+    /// The cores the AI seats, hints and analyses share.
+    pub thinking: Arc<Thinking>,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -178,9 +181,13 @@ impl Shared {
             AddressLimits::new(config.new_players_per_address, config.rooms_per_address);
         let backlogs = Arc::new(Backlogs::new(config.max_outbound_bytes));
         let engine_slots = Arc::new(tokio::sync::Semaphore::new(config.max_engine_processes));
-        let analyses = Arc::new(Analyses::new(&config));
+        let thinking = Thinking::new(
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+        );
+        let analyses = Arc::new(Analyses::new(&config, thinking.clone()));
         Shared {
             analyses,
+            thinking,
             config,
             store,
             players: Mutex::new(players),

@@ -105,7 +105,10 @@ impl Room {
         let seed = self.ai_seed ^ (self.record.len() as u64).wrapping_mul(0x9E37_79B9);
         let me = self.me.clone();
         let engine = self.engine.clone();
+        let thinking = self.shared.thinking.clone();
         tokio::spawn(async move {
+            // Counted as a busy core while it thinks; never waits for one.
+            let core = thinking.ai_move();
             // The engine first, when there is one; the built-in AI for
             // what the engine does not decide, or when it fails.
             let turn = match engine {
@@ -120,6 +123,7 @@ impl Room {
                 .await
                 .unwrap_or(None),
             };
+            drop(core);
             if let Some(me) = me.upgrade() {
                 let _ = me
                     .send(RoomCommand::AiMove {
