@@ -33,6 +33,8 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::RateLimited => "error.rate_limited",
         ErrorCode::LimitReached => "error.limit_reached",
         ErrorCode::Internal => "error.internal",
+        ErrorCode::Busy => "error.busy",
+        ErrorCode::HintsOff => "error.hints_off",
     }
 }
 
@@ -73,6 +75,8 @@ mod tests {
             ErrorCode::RateLimited,
             ErrorCode::LimitReached,
             ErrorCode::Internal,
+            ErrorCode::Busy,
+            ErrorCode::HintsOff,
         ];
         let mut seen = std::collections::BTreeSet::new();
         for code in codes {
