@@ -77,7 +77,10 @@ fn summary(ui: &mut Ui, replay: &Replay, analysis: &GameAnalysis) {
         GameAnalysis::Backgammon(bg) => bg_summary(ui, replay, bg),
         GameAnalysis::Gomoku(_) => {
             let tally = gomoku_tally(analysis);
-            for (colour, tally) in [t!("turn.black"), t!("turn.white")].iter().zip(tally) {
+            for (colour, tally) in [t!("analysis.black"), t!("analysis.white")]
+                .iter()
+                .zip(tally)
+            {
                 let text = if tally.total() == 0 {
                     t!("analysis.no_mistakes", colour = colour)
                 } else {
