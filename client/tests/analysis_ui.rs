@@ -30,8 +30,19 @@ struct Server {
 /// A server whose Gomoku analyses search 20 000 nodes per position (quick).
 fn start_server() -> Server {
     let tmp = tempfile::tempdir().expect("temp dir");
+    let (addr, stop) = serve(tmp.path(), "127.0.0.1:0");
+    Server {
+        addr,
+        _stop: stop,
+        _tmp: tmp,
+    }
+}
+
+/// Runs a server with test settings on `addr` until the sender is dropped.
+fn serve(data_dir: &std::path::Path, addr: &str) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let addr: SocketAddr = addr.parse().expect("an address");
     let config = tabula_server::Config {
-        data_dir: tmp.path().to_path_buf(),
+        data_dir: data_dir.to_path_buf(),
         dice_seed: Some(7),
         dice_seed_wait: Duration::ZERO,
         ai_budget: Duration::from_millis(100),
@@ -43,9 +54,7 @@ fn start_server() -> Server {
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Runtime::new().expect("runtime");
         runtime.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                .await
-                .expect("bind");
+            let listener = tokio::net::TcpListener::bind(addr).await.expect("bind");
             addr_tx
                 .send(listener.local_addr().expect("addr"))
                 .expect("send");
@@ -58,11 +67,7 @@ fn start_server() -> Server {
     let addr = addr_rx
         .recv_timeout(Duration::from_secs(10))
         .expect("server up");
-    Server {
-        addr,
-        _stop: stop,
-        _tmp: tmp,
-    }
+    (addr, stop)
 }
 
 fn app(server: &Server, name: &str) -> Harness<'static, TabulaApp> {
@@ -349,4 +354,144 @@ fn no_hints_in_a_rated_room() {
     }
     assert!(gomoku_moves(ada.state()) == 0, "Ada's turn");
     assert!(!hint_button(&ada), "no hints in a rated room");
+}
+
+/// Plays Ada's Backgammon game against the AI to its end through the app's
+/// commands: rolls, takes every double, and makes the first offered hops.
+fn play_bg_to_the_end(h: &mut Harness<'static, TabulaApp>) {
+    use tabula_client::bg_view::{BoardInput, Loc};
+    use tabula_shared::backgammon::{GamePhase, Side};
+    for _ in 0..20_000 {
+        h.step();
+        let Some(room) = h.state().room() else {
+            panic!("not in the room");
+        };
+        if room.result.is_some() {
+            return;
+        }
+        if h.state().animating() {
+            std::thread::sleep(Duration::from_millis(5));
+            continue;
+        }
+        let phase = room.backgammon().map(|g| *g.phase());
+        match phase {
+            Some(GamePhase::AwaitingRoll { side: Side::White }) => {
+                h.state_mut().apply(Command::Roll);
+                wait_for(h, "the roll", 10, |a| {
+                    a.room().and_then(|r| r.backgammon()).is_none_or(|g| {
+                        !matches!(g.phase(), GamePhase::AwaitingRoll { side: Side::White })
+                    })
+                });
+            }
+            Some(GamePhase::CubeOffered { by: Side::Black }) => {
+                h.state_mut().apply(Command::TakeCube);
+                wait_for(h, "the take", 10, |a| {
+                    a.room()
+                        .and_then(|r| r.backgammon())
+                        .is_none_or(|g| !matches!(g.phase(), GamePhase::CubeOffered { .. }))
+                });
+            }
+            _ => {
+                if let Some(turn) = h.state().turn() {
+                    if turn.is_complete() {
+                        h.state_mut().apply(Command::ConfirmPlay);
+                        wait_for(h, "the play", 10, |a| a.turn().is_none());
+                    } else {
+                        let option = turn.options()[0];
+                        for n in [option.from, option.to] {
+                            let input = BoardInput::Click(Loc::from_number(n));
+                            h.state_mut().apply(Command::Board(input));
+                        }
+                    }
+                } else {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            }
+        }
+    }
+    panic!("the game did not end");
+}
+
+/// Fills a server's data directory for the analysis screenshots in
+/// `docs/screenshots/` (`analysis-*`), then keeps serving it: the issue's
+/// Gomoku game between Ada and Bob, and Ada's Backgammon money game
+/// against the Beginner AI played to its end, both analysed. Ada's resume
+/// token goes to `$TABULA_SEED_DIR/tokens.json`.
+/// `TABULA_SEED_DIR=/tmp/analysis TABULA_SEED_ADDR=127.0.0.1:17879
+/// TABULA_SEED_HOLD=900 cargo test -p tabula-client --test analysis_ui
+/// analysis_screenshot -- --ignored`, then start the client with that token
+/// (see client/README.md) and open the games from History.
+#[test]
+#[ignore = "writes a data directory for screenshots and serves it"]
+fn analysis_screenshot_data() {
+    let dir = std::env::var("TABULA_SEED_DIR").expect("TABULA_SEED_DIR");
+    let addr = std::env::var("TABULA_SEED_ADDR").unwrap_or_else(|_| "127.0.0.1:0".into());
+    let hold: u64 = std::env::var("TABULA_SEED_HOLD")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let (addr, _stop) = serve(std::path::Path::new(&dir), &addr);
+    let server = Server {
+        addr,
+        _stop,
+        _tmp: tempfile::tempdir().expect("temp dir"),
+    };
+    let mut players = pvp_gomoku(&server, false);
+    let stones = [
+        (7, 7),
+        (0, 0),
+        (8, 7),
+        (0, 1),
+        (9, 7),
+        (0, 2),
+        (10, 7),
+        (0, 3),
+        (12, 0),
+        (0, 4),
+    ];
+    play_stones(&mut players, &stones);
+    let [mut ada, mut bob] = players;
+    wait_for(&mut ada, "the game id", 10, |a| {
+        a.room().is_some_and(|r| r.game_id.is_some())
+    });
+    click_label(&mut ada, "Analyse");
+    wait_for(&mut ada, "the Gomoku analysis", 600, |a| {
+        matches!(a.analysis(), AnalysisState::Done(_))
+    });
+    click_label(&mut bob, "Back to lobby");
+    click_label(&mut ada, "Close");
+    wait_for(&mut ada, "the room view", 10, |a| a.room().is_some());
+    click_label(&mut ada, "Back to lobby");
+    wait_for(&mut ada, "the lobby", 10, |a| a.room().is_none());
+
+    let form = &mut ada.state_mut().settings.create;
+    form.game = GameKind::Backgammon;
+    form.length = 0;
+    form.vs_ai = true;
+    form.level = tabula_shared::protocol::AiLevel::Beginner;
+    form.colour = ColourChoice::White;
+    ada.state_mut().settings.die_clicks = false;
+    click_label(&mut ada, "Create room…");
+    click_label(&mut ada, "Create");
+    wait_for(&mut ada, "the game", 10, playing);
+    play_bg_to_the_end(&mut ada);
+    wait_for(&mut ada, "the game id", 10, |a| {
+        a.room().is_some_and(|r| r.game_id.is_some())
+    });
+    click_label(&mut ada, "Analyse");
+    wait_for(&mut ada, "the Backgammon analysis", 900, |a| {
+        a.replay().is_some_and(|r| r.is_backgammon())
+            && matches!(a.analysis(), AnalysisState::Done(_))
+    });
+    let token = ada
+        .state()
+        .settings
+        .tokens
+        .get(&server.addr.to_string())
+        .cloned()
+        .expect("a token");
+    let tokens = serde_json::json!({ "Ada": token, "address": server.addr.to_string() });
+    std::fs::write(format!("{dir}/tokens.json"), tokens.to_string()).expect("write tokens");
+    drop((ada, bob));
+    std::thread::sleep(Duration::from_secs(hold));
 }

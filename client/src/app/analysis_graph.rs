@@ -28,17 +28,17 @@ pub(super) fn evaluation_graph(
         .iter()
         .map(|p| [p.position as f64, f64::from(p.value)])
         .collect();
+    ui.label(egui::RichText::new(t!("analysis.graph_caption", what = label)).small());
     let response = Plot::new("evaluation-graph")
-        .height(ui.available_height().clamp(80.0, 160.0))
+        .height(150.0)
         .allow_zoom(false)
         .allow_drag(false)
         .allow_scroll(false)
         .allow_boxed_zoom(false)
         .allow_double_click_reset(false)
-        .include_y(-1.0)
-        .include_y(1.0)
+        .include_y(-1.1)
+        .include_y(1.1)
         .include_x(0.0)
-        .y_axis_label(label)
         .x_axis_label(t!("analysis.graph_moves"))
         .show(ui, |plot| {
             plot.hline(
