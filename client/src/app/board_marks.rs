@@ -56,11 +56,10 @@ pub(super) fn review_marks(ui: &Ui, geo: &GomokuGeometry, review: &GomokuMoveRev
     }
 }
 
-/// The first hint's point: a ring and the hint's rank.
+/// The first hint's point: a blue ring around a blue dot.
 pub(super) fn hint_mark(ui: &Ui, geo: &GomokuGeometry, point: Point) {
     let painter = ui.painter();
     let at = geo.to_screen(point);
     painter.circle_stroke(at, geo.cell * 0.42, Stroke::new(3.0, HINT));
-    let font = FontId::proportional((geo.cell * 0.4).clamp(7.0, 14.0));
-    painter.text(at, Align2::CENTER_CENTER, "1", font, HINT);
+    painter.circle_filled(at, geo.cell * 0.14, HINT);
 }
