@@ -75,6 +75,8 @@ mod tests {
             ErrorCode::RateLimited,
             ErrorCode::LimitReached,
             ErrorCode::Internal,
+            ErrorCode::Busy,
+            ErrorCode::HintsOff,
         ];
         let mut seen = std::collections::BTreeSet::new();
         for code in codes {

@@ -11,7 +11,8 @@
 //! * [`gomoku_view`], [`bg_view`] paint the boards; [`bg_moves`] builds a
 //!   Backgammon play hop by hop from the rules' legal plays.
 //! * [`dice_check`] checks a Backgammon record's dice against its proof.
-//! * [`replay`] steps through a finished game for the replay viewer;
+//! * [`replay`] steps through a finished game for the replay viewer, and
+//!   [`analysis`] keeps what the server's engines said about it;
 //!   [`export`] saves one to a file (SGF, .mat, .psq).
 //! * [`settings`] is what is remembered between runs; [`invite`] reads and
 //!   writes the links that open a room; [`page`] reads the browser page's
@@ -24,6 +25,7 @@
 // missing in a language falls back to English.
 rust_i18n::i18n!("locales", fallback = "en");
 
+pub mod analysis;
 pub mod app;
 pub mod bg_moves;
 pub mod bg_view;

@@ -207,6 +207,9 @@ pub struct CreateForm {
     pub private: bool,
     /// A rated room (every human in it registered; against the AI, without takebacks).
     pub rated: bool,
+    /// Let the players of an unrated room against a person ask the engine
+    /// for hints (rooms against the AI always allow them).
+    pub hints: bool,
 }
 
 impl Default for CreateForm {
@@ -229,6 +232,7 @@ impl Default for CreateForm {
             increment: 5,
             private: false,
             rated: false,
+            hints: false,
         }
     }
 }
@@ -267,7 +271,7 @@ impl CreateForm {
             // none; an external engine's games are not rated.
             takebacks: !(self.rated && self.vs_ai && self.engine.is_none()),
             rated: self.rated && !(self.vs_ai && self.engine.is_some()),
-            hints: false,
+            hints: self.hints && !self.vs_ai && !self.rated,
         }
     }
 }
@@ -341,5 +345,12 @@ mod tests {
         assert_eq!(f.options().opponent, Opponent::Human);
         assert!(f.options().rated);
         assert!(f.options().takebacks);
+        f.hints = true;
+        assert!(!f.options().hints, "a rated room has no hints");
+        f.rated = false;
+        assert!(f.options().hints && f.options().allows_hints());
+        f.vs_ai = true;
+        assert!(!f.options().hints, "against the AI hints need no option");
+        assert!(f.options().allows_hints());
     }
 }

@@ -7,6 +7,7 @@ use tabula_shared::names::validate_name;
 use tabula_shared::protocol::{ClientMessage, PlayerAction};
 
 use super::{Command, GameIntent, HISTORY_PAGE, Screen, TabulaApp};
+use crate::analysis::AnalysisState;
 use crate::export::ExportForm;
 use crate::net::{NetCommand, Target};
 
@@ -58,6 +59,8 @@ impl TabulaApp {
             | Command::HistoryPage(_)
             | Command::ShowLeaderboard(..)
             | Command::OpenGame(_)
+            | Command::AnalyseGame(_)
+            | Command::Analyse
             | Command::ReplayGo(_)
             | Command::ReplayFlip
             | Command::CloseReplay => self.apply_navigation(command),
@@ -91,7 +94,8 @@ impl TabulaApp {
             | Command::LookBack(_)
             | Command::DismissResult
             | Command::SendChat
-            | Command::SendDiceSeed => self.apply_room(command),
+            | Command::SendDiceSeed
+            | Command::Hint => self.apply_room(command),
         }
     }
 
@@ -224,6 +228,7 @@ impl TabulaApp {
             Command::DismissResult => room.result_dismissed = true,
             Command::SendChat => room.send_chat(requests),
             Command::SendDiceSeed => room.send_dice_seed(requests),
+            Command::Hint => room.ask_hint(requests),
             _ => {}
         }
     }
@@ -274,6 +279,11 @@ impl TabulaApp {
                 let id = self.requests.send(ClientMessage::GetGame { game_id });
                 self.game_request = Some((id, GameIntent::Replay));
             }
+            Command::AnalyseGame(game_id) => {
+                let id = self.requests.send(ClientMessage::GetGame { game_id });
+                self.game_request = Some((id, GameIntent::Analyse));
+            }
+            Command::Analyse => self.analyse(),
             Command::ReplayGo(n) => {
                 if let Some(replay) = &mut self.replay.replay {
                     replay.go_to(n);
@@ -292,6 +302,23 @@ impl TabulaApp {
             }
             _ => {}
         }
+    }
+
+    /// Asks for the analysis of the game in the replay viewer, unless it is
+    /// there or on its way.
+    pub(super) fn analyse(&mut self) {
+        if !self.replay.analysis.can_ask() {
+            return;
+        }
+        let Some(game_id) = self.replay.game_id().map(str::to_string) else {
+            return;
+        };
+        let request_id = self.requests.send(ClientMessage::Analyse { game_id });
+        self.replay.analysis = AnalysisState::Running {
+            request_id,
+            done: 0,
+            total: 0,
+        };
     }
 
     /// The export window.

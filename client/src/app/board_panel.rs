@@ -42,9 +42,14 @@ impl RoomScreen {
         };
         match &room.live {
             Some(LiveGame::Gomoku(game)) => {
+                let hint = self.first_hint_point();
                 let forbidden = &mut self.forbidden;
                 let look = (show_numbers, styles.0);
-                gomoku_board(ui, room, game, look, forbidden, gomoku_geometry)
+                let out = gomoku_board(ui, room, game, look, forbidden, gomoku_geometry);
+                if let (Some(point), Some(geo)) = (hint, gomoku_geometry.as_ref()) {
+                    super::board_marks::hint_mark(ui, geo, point);
+                }
+                out
             }
             Some(LiveGame::Backgammon(game)) => {
                 let mut view = BgView {

@@ -108,6 +108,13 @@ pub enum Command {
     ShowLeaderboard(GameKind, LeaderboardPeriod),
     /// Open a finished game in the replay viewer.
     OpenGame(String),
+    /// Open a finished game in the replay viewer and ask for its analysis
+    /// (unless the server already has one).
+    AnalyseGame(String),
+    /// Ask for the analysis of the game in the replay viewer.
+    Analyse,
+    /// Ask the engine for hints on our turn.
+    Hint,
     /// Show the replay at the position after this many actions.
     ReplayGo(usize),
     /// Turn the replay's board around.

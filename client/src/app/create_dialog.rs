@@ -64,6 +64,21 @@ pub(super) fn create_dialog(
             if response.changed() {
                 f.rated = rated;
             }
+            // Hints: against a person in an unrated room (the AI's rooms
+            // always allow them, a rated room never does).
+            if !f.vs_ai {
+                let mut hints = f.hints && !rated;
+                let response = ui
+                    .add_enabled(
+                        !rated,
+                        egui::Checkbox::new(&mut hints, t!("create.allow_hints")),
+                    )
+                    .on_hover_text(t!("create.allow_hints_hint"))
+                    .on_disabled_hover_text(t!("create.hints_not_rated"));
+                if response.changed() {
+                    f.hints = hints;
+                }
+            }
             ui.separator();
             ui.horizontal(|ui| {
                 let create = ui.button(t!("ui.create"));

@@ -22,9 +22,12 @@ use crate::sound::Sound;
 use crate::speaker::Speaker;
 
 mod account_dialog;
+mod analysis_graph;
+mod analysis_panel;
 mod apply;
 mod autoplay;
 mod bg_turn;
+mod board_marks;
 mod board_panel;
 mod challenge_window;
 mod command;
@@ -33,6 +36,7 @@ mod connect_screen;
 mod create_dialog;
 mod dice_panel;
 mod export_dialog;
+mod hint_panel;
 mod history_screen;
 mod invitation;
 mod labels;
@@ -97,6 +101,8 @@ enum GameIntent {
     Replay,
     /// Open the export window.
     Export,
+    /// Open it in the replay viewer and ask for its analysis.
+    Analyse,
 }
 
 /// The Tabula client.
@@ -292,6 +298,30 @@ impl TabulaApp {
         self.replay.replay.as_ref()
     }
 
+    /// The analysis of the game in the replay viewer, as far as it got.
+    pub fn analysis(&self) -> &crate::analysis::AnalysisState {
+        &self.replay.analysis
+    }
+
+    /// Where the evaluation graph drew the point of the move that leads to
+    /// `position` in the last frame (for tests and tools).
+    pub fn graph_point(&self, position: usize) -> Option<egui::Pos2> {
+        let transform = self.replay.graph.as_ref()?;
+        let analysis = self.replay.analysis.analysis()?;
+        let point = crate::analysis::graph_points(analysis)
+            .into_iter()
+            .find(|p| p.position == position)?;
+        Some(transform.position_from_point(&egui_plot::PlotPoint::new(
+            point.position as f64,
+            f64::from(point.value),
+        )))
+    }
+
+    /// The hints shown in the room for the position on the board.
+    pub fn hints(&self) -> Option<&[tabula_shared::protocol::Hint]> {
+        self.room.current_hints()
+    }
+
     /// The dice statistics last received.
     pub fn dice_stats(&self) -> Option<&DiceStatsReport> {
         self.dice.report.as_ref()
@@ -441,6 +471,17 @@ impl TabulaApp {
         layout::side_panel(ui, "replay", 320.0, |ui| {
             commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
         });
+        self.replay.graph = None;
+        if let (Some(analysis), Some(replay)) =
+            (self.replay.analysis.analysis(), &self.replay.replay)
+        {
+            let position = replay.position();
+            egui::Panel::bottom("analysis-graph").show(ui, |ui| {
+                let (command, transform) = analysis_graph::evaluation_graph(ui, analysis, position);
+                commands.extend(command);
+                self.replay.graph = Some(transform);
+            });
+        }
         egui::CentralPanel::default().show(ui, |ui| {
             self.replay.board(
                 ui,

@@ -4,10 +4,11 @@
 use std::time::Duration;
 
 use tabula_shared::protocol::{
-    ClientMessage, ErrorCode, FinishedGame, Role, ServerFrame, ServerMessage,
+    ClientMessage, ErrorCode, FinishedGame, GameAnalysis, Role, ServerFrame, ServerMessage,
 };
 
 use super::{Command, GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
+use crate::analysis::AnalysisState;
 use crate::export::ExportForm;
 use crate::net::{ConnState, NetCommand, NetEvent};
 
@@ -97,7 +98,11 @@ impl TabulaApp {
                 seq,
                 event,
             } => self.room.event(&room_id, seq, event, &mut self.toasts),
-            ServerMessage::Error { code, message, .. } => self.error(request_id, code, message),
+            ServerMessage::Error {
+                code,
+                message,
+                retry_after_ms,
+            } => self.error(request_id, code, message, retry_after_ms),
             ServerMessage::Shutdown { message } => self.toasts.push(message),
             // The client works out legal plays itself (it never asks).
             ServerMessage::Ok
@@ -149,12 +154,18 @@ impl TabulaApp {
                     games,
                 });
             }
-            ServerMessage::Game { game, .. } => self.game(request_id, *game),
-            // Analyses and hints are asked for by screens this client does
-            // not show yet.
-            ServerMessage::AnalysisProgress { .. }
-            | ServerMessage::Analysis { .. }
-            | ServerMessage::Hints { .. } => {}
+            ServerMessage::Game { game, analysis } => self.game(request_id, *game, analysis),
+            ServerMessage::AnalysisProgress {
+                game_id,
+                done,
+                total,
+            } => self.analysis_progress(request_id, &game_id, done, total),
+            ServerMessage::Analysis { game_id, analysis } => {
+                if self.replay.game_id() == Some(game_id.as_str()) {
+                    self.replay.analysis = AnalysisState::Done(analysis);
+                }
+            }
+            ServerMessage::Hints { room_id, hints } => self.room.hints_received(&room_id, hints),
             ServerMessage::Leaderboard {
                 game,
                 period,
@@ -225,8 +236,33 @@ impl TabulaApp {
 
     /// The server refused a request: the screen that asked says why, or a
     /// toast does.
-    fn error(&mut self, request_id: Option<u64>, code: ErrorCode, message: String) {
+    fn error(
+        &mut self,
+        request_id: Option<u64>,
+        code: ErrorCode,
+        message: String,
+        retry_after_ms: Option<u64>,
+    ) {
         if self.account.take_error(request_id, code, &message) {
+            return;
+        }
+        if let AnalysisState::Running {
+            request_id: ours, ..
+        } = self.replay.analysis
+            && request_id == Some(ours)
+        {
+            self.replay.analysis = match code {
+                ErrorCode::Busy => AnalysisState::Busy {
+                    retry_after_ms: retry_after_ms.unwrap_or(0),
+                },
+                _ => AnalysisState::Failed(crate::error_text::error_text(code, &message)),
+            };
+            return;
+        }
+        if self.room.take_hint_error(request_id) {
+            // hints_off or rate_limited: the server's words say why.
+            self.toasts
+                .push(crate::error_text::error_text(code, &message));
             return;
         }
         if self.invite_refused(request_id) {
@@ -253,7 +289,12 @@ impl TabulaApp {
 
     /// A finished game we asked for: open it in the replay viewer or the
     /// export window.
-    fn game(&mut self, request_id: Option<u64>, game: FinishedGame) {
+    fn game(
+        &mut self,
+        request_id: Option<u64>,
+        game: FinishedGame,
+        analysis: Option<Box<GameAnalysis>>,
+    ) {
         let Some((id, intent)) = self.game_request else {
             return;
         };
@@ -262,11 +303,32 @@ impl TabulaApp {
         }
         self.game_request = None;
         match intent {
-            GameIntent::Replay => {
-                self.replay.open(game, &self.session.my_id, self.screen);
+            GameIntent::Replay | GameIntent::Analyse => {
+                self.replay
+                    .open(game, analysis, &self.session.my_id, self.screen);
                 self.screen = Screen::Replay;
+                if intent == GameIntent::Analyse {
+                    self.analyse();
+                }
             }
             GameIntent::Export => self.export = Some(ExportForm::new(game)),
+        }
+    }
+
+    /// How far the analysis we asked for has got.
+    fn analysis_progress(&mut self, request_id: Option<u64>, game_id: &str, done: u32, total: u32) {
+        if self.replay.game_id() != Some(game_id) {
+            return;
+        }
+        if let AnalysisState::Running {
+            request_id: ours,
+            done: d,
+            total: t,
+        } = &mut self.replay.analysis
+            && request_id == Some(*ours)
+        {
+            *d = done;
+            *t = total;
         }
     }
 }

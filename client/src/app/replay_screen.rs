@@ -1,17 +1,19 @@
 //! [`ReplayScreen`]: a finished game in the replay viewer: the panel with
-//! the players, the result, the move list and the controls to step through
-//! it, and the board at the chosen position.
+//! the players, the result, the move list (with the analysis's marks) and
+//! the controls to step through it, and the board at the chosen position.
+//! The analysis itself is drawn by `analysis_panel` and `analysis_graph`.
 
 use egui::{Key, RichText, Ui};
 use rust_i18n::t;
 use tabula_shared::backgammon::{BgMatch, GamePhase, Side};
 use tabula_shared::game::LiveGame;
 use tabula_shared::gomoku::Outcome;
-use tabula_shared::protocol::FinishedGame;
+use tabula_shared::protocol::{FinishedGame, GameAnalysis};
 
 use super::history_screen::result_text;
 use super::labels::{RATED, WARN, dice_check, game_name, rules_text};
 use super::{Command, Screen};
+use crate::analysis::{AnalysisState, move_mark};
 use crate::bg_view::{self, BgGeometry, BgView};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::replay::{Replay, date_text};
@@ -30,6 +32,10 @@ pub(super) struct ReplayScreen {
     pub(super) gomoku_style: GomokuStyle,
     /// The Backgammon board's colours (the setting).
     pub(super) bg_style: BgStyle,
+    /// The analysis of the open game: asked for, running, refused or there.
+    pub(super) analysis: AnalysisState,
+    /// Where the evaluation graph was drawn in the last frame.
+    pub(super) graph: Option<egui_plot::PlotTransform>,
 }
 
 impl Default for ReplayScreen {
@@ -40,19 +46,36 @@ impl Default for ReplayScreen {
             scrolled: None,
             gomoku_style: GomokuStyle::default(),
             bg_style: BgStyle::default(),
+            analysis: AnalysisState::default(),
+            graph: None,
         }
     }
 }
 
 impl ReplayScreen {
-    /// Opens a game, seen from `me`'s side when `me` played it; `from` is
-    /// the screen to go back to.
-    pub(super) fn open(&mut self, game: FinishedGame, me: &str, from: Screen) {
+    /// Opens a game, seen from `me`'s side when `me` played it, with its
+    /// analysis when the server had one; `from` is the screen to go back
+    /// to.
+    pub(super) fn open(
+        &mut self,
+        game: FinishedGame,
+        analysis: Option<Box<GameAnalysis>>,
+        me: &str,
+        from: Screen,
+    ) {
         if from != Screen::Replay {
             self.return_to = from;
         }
         self.replay = Some(Replay::new(game, Some(me)));
         self.scrolled = None;
+        self.analysis = analysis.map_or(AnalysisState::NotAsked, AnalysisState::Done);
+    }
+
+    /// The id of the game open in the viewer.
+    pub(super) fn game_id(&self) -> Option<&str> {
+        self.replay
+            .as_ref()
+            .map(|r| r.game.summary.game_id.as_str())
     }
 
     /// Draws the side panel; `me` is our player id.
@@ -81,10 +104,16 @@ impl ReplayScreen {
             }
         }
         ui.separator();
+        out.extend(super::analysis_panel::analysis_panel(
+            ui,
+            replay,
+            &self.analysis,
+        ));
+        ui.separator();
         let pos = replay.position();
         let scroll_to = (self.scrolled != Some(pos)).then_some(pos);
         self.scrolled = Some(pos);
-        out.extend(move_list(ui, replay, scroll_to));
+        out.extend(move_list(ui, replay, self.analysis.analysis(), scroll_to));
         ui.separator();
         ui.horizontal(|ui| {
             if ui.button(t!("ui.close")).clicked() {
@@ -127,8 +156,16 @@ impl ReplayScreen {
                     style: self.gomoku_style,
                 };
                 let rect = ui.available_rect_before_wrap();
-                *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()).with_flip(flipped));
+                let geometry = GomokuGeometry::fit(rect, game.size()).with_flip(flipped);
+                *gomoku_geometry = Some(geometry);
                 gomoku_view::show(ui, game, &view);
+                if let Some(review) = self
+                    .analysis
+                    .analysis()
+                    .and_then(|a| crate::analysis::gomoku_review(a, replay.position()))
+                {
+                    super::board_marks::review_marks(ui, &geometry, review);
+                }
             }
             LiveGame::Backgammon(game) => {
                 let view = BgView {
@@ -258,9 +295,15 @@ fn bg_info(ui: &mut Ui, replay: &Replay, game: &BgMatch) -> Vec<Command> {
     out
 }
 
-/// The moves, one line each; the current one is selected and scrolled to
-/// when it changed.
-fn move_list(ui: &mut Ui, replay: &Replay, scroll_to: Option<usize>) -> Vec<Command> {
+/// The moves, one line each, with the analysis's mark after a marked one
+/// (its note on hover, and under the line when it is the current move);
+/// the current one is selected and scrolled to when it changed.
+fn move_list(
+    ui: &mut Ui,
+    replay: &Replay,
+    analysis: Option<&GameAnalysis>,
+    scroll_to: Option<usize>,
+) -> Vec<Command> {
     let mut out = Vec::new();
     let pos = replay.position();
     egui::ScrollArea::vertical()
@@ -275,9 +318,24 @@ fn move_list(ui: &mut Ui, replay: &Replay, scroll_to: Option<usize>) -> Vec<Comm
                 r.scroll_to_me(None);
             }
             for (i, line) in replay.lines().iter().enumerate() {
-                let r = ui.selectable_label(pos == i + 1, line);
+                let mark = analysis.and_then(|a| move_mark(a, i));
+                let r = ui
+                    .horizontal(|ui| {
+                        let r = ui.selectable_label(pos == i + 1, line);
+                        if let Some(mark) = &mark {
+                            let symbol = RichText::new(mark.severity.symbol())
+                                .strong()
+                                .color(super::analysis_panel::severity_colour(mark.severity));
+                            ui.label(symbol).on_hover_text(&mark.note);
+                        }
+                        r
+                    })
+                    .inner;
                 if r.clicked() {
                     out.push(Command::ReplayGo(i + 1));
+                }
+                if let Some(mark) = mark.filter(|_| pos == i + 1) {
+                    ui.label(RichText::new(mark.note).small().italics());
                 }
                 if scroll_to == Some(i + 1) {
                     r.scroll_to_me(None);

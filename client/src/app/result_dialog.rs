@@ -48,6 +48,13 @@ impl RoomScreen {
                         if ui.button(t!("result.replay")).clicked() {
                             out.push(Command::OpenGame(id.clone()));
                         }
+                        if ui
+                            .button(t!("analysis.analyse"))
+                            .on_hover_text(t!("analysis.analyse_hint"))
+                            .clicked()
+                        {
+                            out.push(Command::AnalyseGame(id.clone()));
+                        }
                         if ui.button(t!("result.save")).clicked() {
                             out.push(Command::ExportGame(id.clone()));
                         }

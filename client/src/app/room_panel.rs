@@ -64,6 +64,7 @@ impl RoomScreen {
             }
             None => {}
         }
+        out.extend(self.hint_panel(ui));
         ui.separator();
         if room.is_player() {
             out.extend(player_buttons(ui, room, summary));

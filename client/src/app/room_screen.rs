@@ -62,6 +62,8 @@ pub(super) struct RoomScreen {
     /// Looking back at the game after this many actions (the move list was
     /// clicked); the live game goes on underneath.
     pub(super) look_back: Option<(usize, LiveGame)>,
+    /// The hints asked for and received.
+    pub(super) hints: super::hint_panel::Hints,
 }
 
 impl RoomScreen {
@@ -184,6 +186,7 @@ impl RoomScreen {
                 self.flipped = false;
                 self.result_dismissed = false;
                 self.forbidden = None;
+                self.hints = Default::default();
             }
         }
     }

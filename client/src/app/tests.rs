@@ -14,6 +14,7 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc::UnboundedReceiver;
 
+mod analysis;
 mod auto_pass;
 mod bg_clicks;
 mod board_style;
@@ -22,6 +23,7 @@ mod defects;
 mod dice_seeds;
 mod engines;
 mod export_picker;
+mod hints;
 mod layout;
 mod sounds;
 
