@@ -96,6 +96,20 @@ fn a_gomoku_review_is_reproducible() {
 }
 
 #[test]
+fn an_empty_board_still_gets_three_hints() {
+    let record = gomoku_record(&[]);
+    let hints = analysis::hints(&record.replay().unwrap(), Seat::First, 20_000);
+    assert_eq!(hints.len(), 3, "{hints:?}");
+    let PlayerAction::Place { point } = hints[0].action else {
+        panic!("a stone")
+    };
+    assert!(
+        point.x.abs_diff(7) <= 1 && point.y.abs_diff(7) <= 1,
+        "next to the centre: {hints:?}"
+    );
+}
+
+#[test]
 fn a_gomoku_hint_finds_the_open_four() {
     let record = gomoku_record(&[(7, 7), (0, 0), (8, 7), (0, 1), (9, 7), (14, 14)]);
     let LiveGame::Gomoku(game) = record.replay().unwrap() else {

@@ -11,10 +11,16 @@ use tabula_shared::gomoku::{Gomoku, Outcome, Phase, Point, Stone};
 use super::pos::{Pos, color_of};
 use super::review::outlook;
 use super::search::{Node, Searcher, Settings};
-use super::{Limits, expert_search, legal};
+use super::{Limits, expert_search, legal, search_with};
 
 /// Candidates searched.
 const CANDIDATES: usize = 6;
+
+/// Depth of the search of the opponent's reply to each candidate: the same
+/// for all, since the pattern score of a search swings by a few hundred
+/// between odd and even depths (whose move the leaves follow). Odd: the
+/// leaves follow the candidate's side's move, as the candidate itself did.
+const REPLY_DEPTH: i32 = 5;
 
 /// Up to three stones for the side to play in `game`, best first, each with
 /// the mover's outlook (−1 to +1) after it; empty outside the main phase.
@@ -48,6 +54,20 @@ pub fn hints(game: &Gomoku, nodes: u64) -> Vec<(Point, f32)> {
             candidates.push(p);
         }
     }
+    // An empty board (or nearly) has few generated candidates: the points
+    // nearest the centre make up three.
+    if candidates.len() < 3 {
+        let c = i32::from(board.size()) / 2;
+        let mut near: Vec<Point> = board
+            .points()
+            .filter(|&p| !candidates.contains(&p) && legal(board, p, me, rule))
+            .collect();
+        near.sort_by_key(|p| {
+            let (dx, dy) = (i32::from(p.x) - c, i32::from(p.y) - c);
+            (dx.abs().max(dy.abs()), dx.abs() + dy.abs(), p.y, p.x)
+        });
+        candidates.extend(near.into_iter().take(3 - candidates.len()));
+    }
     let mut valued: Vec<(Point, f32)> = candidates
         .into_iter()
         .filter_map(|p| {
@@ -57,12 +77,16 @@ pub fn hints(game: &Gomoku, nodes: u64) -> Vec<(Point, f32)> {
                 Some(Outcome::Win { .. }) => 1.0,
                 Some(Outcome::Draw) => 0.0,
                 None => {
-                    let reply = expert_search(
+                    let reply = search_with(
                         next.board(),
                         me.opponent(),
                         rule,
                         Limits::nodes(nodes / 2),
                         0,
+                        Settings {
+                            max_depth: REPLY_DEPTH,
+                            ..Settings::EXPERT
+                        },
                     );
                     let black = outlook(reply.score, me.opponent());
                     if me == Stone::Black { black } else { -black }

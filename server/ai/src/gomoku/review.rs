@@ -24,7 +24,9 @@ pub fn outlook(score: i32, to_play: Stone) -> f32 {
     } else if score <= -WIN_THRESHOLD {
         -1.0
     } else {
-        (score as f32 / 300.0).tanh()
+        // Pattern units: Black's first-move edge in freestyle is a few
+        // hundred, a won position tens of thousands.
+        (score as f32 / 1000.0).tanh()
     };
     if to_play == Stone::Black { mine } else { -mine }
 }
