@@ -198,6 +198,22 @@ fn press_release(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
     h.step();
 }
 
+/// A Gomoku game with known mistakes, Black first: White's sixth stone
+/// (index 5) does not block Black's open three, Black's (12, 0) (index 8)
+/// misses the win, and White wins.
+const MISTAKES: [(u8, u8); 10] = [
+    (7, 7),
+    (0, 0),
+    (8, 7),
+    (0, 1),
+    (9, 7),
+    (0, 2),
+    (10, 7),
+    (0, 3),
+    (12, 0),
+    (0, 4),
+];
+
 /// The game of issue 30: White's sixth stone (index 5) does not block
 /// Black's open three, Black's (12, 0) (index 8) misses the win, White
 /// wins. Analysed from the game-over dialog: the replay viewer opens, the
@@ -207,19 +223,7 @@ fn press_release(h: &mut Harness<'_, TabulaApp>, pos: Pos2) {
 fn a_finished_game_is_analysed_with_its_graph_and_marked_mistakes() {
     let server = start_server();
     let mut players = pvp_gomoku(&server, false);
-    let stones = [
-        (7, 7),
-        (0, 0),
-        (8, 7),
-        (0, 1),
-        (9, 7),
-        (0, 2),
-        (10, 7),
-        (0, 3),
-        (12, 0),
-        (0, 4),
-    ];
-    play_stones(&mut players, &stones);
+    play_stones(&mut players, &MISTAKES);
     let [mut ada, _bob] = players;
     wait_for(&mut ada, "the game id", 10, |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
@@ -437,19 +441,7 @@ fn analysis_screenshot_data() {
         _tmp: tempfile::tempdir().expect("temp dir"),
     };
     let mut players = pvp_gomoku(&server, false);
-    let stones = [
-        (7, 7),
-        (0, 0),
-        (8, 7),
-        (0, 1),
-        (9, 7),
-        (0, 2),
-        (10, 7),
-        (0, 3),
-        (12, 0),
-        (0, 4),
-    ];
-    play_stones(&mut players, &stones);
+    play_stones(&mut players, &MISTAKES);
     let [mut ada, mut bob] = players;
     wait_for(&mut ada, "the game id", 10, |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
