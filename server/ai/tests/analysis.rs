@@ -9,7 +9,8 @@ use tabula_shared::backgammon::{BgMatch, MatchConfig, Side};
 use tabula_shared::game::{BgAction, LiveGame, apply_bg};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, GomokuConfig, Point};
 use tabula_shared::protocol::{
-    BgDecisionKind, GameAnalysis, GameRecord, GomokuMistake, Mark, PlayerAction,
+    BgDecisionKind, ERROR_MP, GameAnalysis, GameRecord, GomokuMistake, INACCURACY_MP, Mark,
+    PlayerAction,
 };
 use tabula_shared::seat::{Seat, seat_of};
 
@@ -241,7 +242,7 @@ fn a_backgammon_review_marks_a_plain_blunder() {
     };
     let d = &a.decisions[0];
     assert_eq!(d.best, "8/5 6/5");
-    assert!(d.loss_mp >= 80.0, "{d:?}");
+    assert!(d.loss_mp >= ERROR_MP, "{d:?}");
     assert!(matches!(d.mark, Some(Mark::Error | Mark::Blunder)));
     assert_eq!(a.players[0].decisions, 1);
     assert_eq!(a.players[1].decisions, 0);
@@ -381,19 +382,19 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
             };
             let review = ours.decisions.iter().find(|d| d.index == *index);
             let our_loss = review.map_or(0.0, |d| d.loss_mp);
-            let gnubg_mp = loss * 1000.0;
+            let gnubg_mp = (loss * 1000.0) as f32;
             compared += 1;
             let very_bad = judged["skill"] == "very bad";
             let our_blunder = review.is_some_and(|d| d.mark == Some(Mark::Blunder));
             if very_bad {
                 gnubg_very_bad += 1;
-                seen_by_us += usize::from(our_loss >= 40.0);
+                seen_by_us += usize::from(our_loss >= INACCURACY_MP);
             }
             if our_blunder {
                 ours_blunders += 1;
-                confirmed += usize::from(gnubg_mp >= 40.0);
+                confirmed += usize::from(gnubg_mp >= INACCURACY_MP);
             }
-            if (very_bad && our_loss < 80.0) || (our_blunder && gnubg_mp < 80.0) {
+            if (very_bad && our_loss < ERROR_MP) || (our_blunder && gnubg_mp < ERROR_MP) {
                 disagreements.push(format!(
                     "{side:?} {play} ({}): gnubg {gnubg_mp:.0} mp {}, ours {our_loss:.0} mp",
                     judged["dice"], judged["skill"]
@@ -403,9 +404,9 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
     }
     eprintln!(
         "{compared} plays compared; gnubg's very bad: {gnubg_very_bad}, of which {seen_by_us} \
-         cost 40 mp or more by ours; our blunders: {ours_blunders}, of which {confirmed} cost \
-         40 mp or more by gnubg; the plays one calls very bad (blunder) and the other not even \
-         bad (error): {disagreements:#?}"
+         are at least inaccuracies by ours; our blunders: {ours_blunders}, of which {confirmed} \
+         are at least doubtful for gnubg; the plays one calls very bad (blunder) and the other \
+         not even bad (error): {disagreements:#?}"
     );
     assert!(
         gnubg_very_bad >= 3 && ours_blunders >= 3,

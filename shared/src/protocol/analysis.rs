@@ -14,12 +14,12 @@ use crate::backgammon::Side;
 use crate::game::PlayerAction;
 use crate::gomoku::{Point, Stone};
 
-/// gnubg's "doubtful" threshold (its default), in mp.
-pub const INACCURACY_MP: f32 = 40.0;
-/// gnubg's "bad" threshold (its default), in mp.
-pub const ERROR_MP: f32 = 80.0;
-/// gnubg's "very bad" threshold (its default), in mp.
-pub const BLUNDER_MP: f32 = 160.0;
+/// gnubg's "doubtful" threshold (its default in 1.07: 0.030), in mp.
+pub const INACCURACY_MP: f32 = 30.0;
+/// gnubg's "bad" threshold (its default in 1.07: 0.060), in mp.
+pub const ERROR_MP: f32 = 60.0;
+/// gnubg's "very bad" threshold (its default in 1.07: 0.120), in mp.
+pub const BLUNDER_MP: f32 = 120.0;
 
 /// How bad a Backgammon decision was, by the equity it gave away.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -232,10 +232,12 @@ mod tests {
 
     #[test]
     fn marks_follow_gnubgs_default_thresholds() {
-        assert_eq!(Mark::from_loss_mp(39.9), None);
-        assert_eq!(Mark::from_loss_mp(40.0), Some(Mark::Inaccuracy));
-        assert_eq!(Mark::from_loss_mp(80.0), Some(Mark::Error));
-        assert_eq!(Mark::from_loss_mp(159.9), Some(Mark::Error));
-        assert_eq!(Mark::from_loss_mp(160.0), Some(Mark::Blunder));
+        // `gnubg -t` then `show analysis`: -0.030 doubtful, -0.060 bad,
+        // -0.120 very bad.
+        assert_eq!(Mark::from_loss_mp(29.9), None);
+        assert_eq!(Mark::from_loss_mp(30.0), Some(Mark::Inaccuracy));
+        assert_eq!(Mark::from_loss_mp(60.0), Some(Mark::Error));
+        assert_eq!(Mark::from_loss_mp(119.9), Some(Mark::Error));
+        assert_eq!(Mark::from_loss_mp(120.0), Some(Mark::Blunder));
     }
 }

@@ -14,7 +14,7 @@ use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Side};
 
 use super::expert::{self, Expert};
 use super::nn;
-use super::review::cube_equities;
+use super::review::{cube_equities, play_equity};
 
 /// A hinted action.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,7 +56,7 @@ pub fn hints(m: &BgMatch, side: Side) -> Vec<(HintAction, f32)> {
                 .map(|&(i, _)| {
                     (
                         i,
-                        nn::equity(&judge.value_after_1ply(&plays[i].1, &mut buf)),
+                        play_equity(m, side, &judge.value_after_1ply(&plays[i].1, &mut buf)),
                     )
                 })
                 .collect();

@@ -6,7 +6,9 @@
 //! * **Plays**: every legal play is valued at 0-ply; the best
 //!   [`expert::ONE_PLY_CANDIDATES`] within [`expert::ONE_PLY_WINDOW`] of the
 //!   best, and the play made, are valued again at 1-ply, and the loss is
-//!   the 1-ply difference. Cubeless money equity, also in matches.
+//!   the 1-ply difference, in cubeful money equity in a money game with the
+//!   cube ([`play_equity`]), cubeless money equity otherwise (also in
+//!   matches).
 //! * **Cube**: the probabilities before the roll (the average over the 21
 //!   rolls of the best 0-ply play) give no double / double-take /
 //!   double-pass equities: Janowski's cubeful money equity in money play,
@@ -243,7 +245,7 @@ fn play_review(
         .map(|i| {
             (
                 i,
-                nn::equity(&judge.value_after_1ply(&plays[i].1, &mut buf)),
+                play_equity(m, side, &judge.value_after_1ply(&plays[i].1, &mut buf)),
             )
         })
         .collect();
@@ -272,6 +274,30 @@ fn play_review(
             .collect(),
         white_equity: for_white(side, equity_played),
     })
+}
+
+/// `side`'s equity after a play whose 1-ply probabilities (`side` on roll
+/// again, after the opponent's reply) are `p`: in a money game with the
+/// cube, Janowski's cubeful equity per unit of the cube, as gnubg's
+/// analysis judges plays (a side too good to double or far behind gains
+/// little from plays that only move its gammon chances); otherwise, and
+/// in matches, cubeless money equity.
+pub(super) fn play_equity(m: &BgMatch, side: Side, p: &Probs) -> f32 {
+    let config = m.config();
+    if !config.cube || config.length != 0 {
+        return nn::equity(p);
+    }
+    let owner = match m.cube().owner {
+        None => Owner::Centered,
+        Some(s) if s == side => Owner::Me,
+        Some(_) => Owner::Opponent,
+    };
+    let p = if config.jacoby && owner == Owner::Centered {
+        [p[0], 0.0, 0.0, 0.0, 0.0]
+    } else {
+        *p
+    };
+    cube::cubeful_money(&p, owner, cube::CUBE_LIFE)
 }
 
 /// A cube action.
