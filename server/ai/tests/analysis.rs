@@ -295,55 +295,8 @@ fn the_expert_review_uses_the_engines_own_search_for_gomoku() {
     assert_eq!(a.moves[2].best, direct.best);
 }
 
-/// GNU Backgammon's path (`TABULA_GNUBG` overrides it).
-fn gnubg_path() -> String {
-    std::env::var("TABULA_GNUBG").unwrap_or_else(|_| "/usr/games/gnubg".into())
-}
-
-/// Exports `records` as `.mat`, has gnubg import and analyse each, and
-/// returns its report per file (see `tests/gnubg/analyse.py`).
-fn gnubg_analyse(records: &[GameRecord]) -> Vec<serde_json::Value> {
-    use tabula_shared::export::{ExportFormat, ExportMeta, export};
-    let dir = tempfile::tempdir().unwrap();
-    let meta = ExportMeta {
-        players: ["White".into(), "Black".into()],
-        date: None,
-        event: None,
-        result: None,
-    };
-    let paths: Vec<String> = records
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let path = dir.path().join(format!("m{i}.mat"));
-            std::fs::write(&path, export(r, &meta, ExportFormat::Mat).unwrap()).unwrap();
-            path.to_string_lossy().into_owned()
-        })
-        .collect();
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/gnubg/analyse.py");
-    let out = dir.path().join("out.jsonl");
-    let status = std::process::Command::new(gnubg_path())
-        .args(["-t", "-q", "-p", script])
-        .env("TABULA_OUT", &out)
-        .env("TABULA_FILES", serde_json::to_string(&paths).unwrap())
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .unwrap_or_else(|e| panic!("cannot run gnubg: {e} (apt-get install gnubg)"));
-    assert!(status.success(), "gnubg failed: {status}");
-    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(
-        lines.last().map(|l| l["done"].clone()),
-        Some(serde_json::json!(true)),
-        "gnubg's report: {lines:?}"
-    );
-    lines[..lines.len() - 1].to_vec()
-}
+#[path = "../tools/gnubg_judge.rs"]
+mod gnubg_judge;
 
 #[test]
 fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
@@ -352,7 +305,8 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
     let records: Vec<GameRecord> = (21..=23)
         .map(|seed| sample_games::backgammon(seed, [Level::Beginner, Level::Intermediate], BUDGET))
         .collect();
-    let reports = gnubg_analyse(&records);
+    let dir = tempfile::tempdir().unwrap();
+    let reports = gnubg_judge::judge(&records, dir.path());
     assert_eq!(reports.len(), records.len());
     let (mut compared, mut gnubg_very_bad, mut seen_by_us, mut ours_blunders, mut confirmed) =
         (0, 0, 0, 0, 0);
@@ -370,21 +324,21 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
             .enumerate()
             .filter(|(_, a)| matches!(a, BgAction::Play { .. }))
             .collect();
-        let theirs = report["games"][0].as_array().expect("one game").clone();
+        let theirs = &report[0];
         assert_eq!(theirs.len(), plays.len(), "gnubg read every play");
-        for ((index, action), judged) in plays.iter().zip(&theirs) {
+        for ((index, action), judged) in plays.iter().zip(theirs) {
             let BgAction::Play { side, play } = action else {
                 unreachable!()
             };
-            assert_eq!(judged["player"], side.index(), "the same mover");
-            let Some(loss) = judged["loss"].as_f64() else {
+            assert_eq!(judged.player, side.index(), "the same mover");
+            let Some(gnubg_mp) = judged.loss_mp.filter(|_| judged.choices >= 2) else {
+                // Forced: nothing to judge.
                 continue;
             };
             let review = ours.decisions.iter().find(|d| d.index == *index);
             let our_loss = review.map_or(0.0, |d| d.loss_mp);
-            let gnubg_mp = (loss * 1000.0) as f32;
             compared += 1;
-            let very_bad = judged["skill"] == "very bad";
+            let very_bad = judged.skill.as_deref() == Some("very bad");
             let our_blunder = review.is_some_and(|d| d.mark == Some(Mark::Blunder));
             if very_bad {
                 gnubg_very_bad += 1;
@@ -396,8 +350,8 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
             }
             if (very_bad && our_loss < ERROR_MP) || (our_blunder && gnubg_mp < ERROR_MP) {
                 disagreements.push(format!(
-                    "{side:?} {play} ({}): gnubg {gnubg_mp:.0} mp {}, ours {our_loss:.0} mp",
-                    judged["dice"], judged["skill"]
+                    "{side:?} {play} ({:?}): gnubg {gnubg_mp:.0} mp {:?}, ours {our_loss:.0} mp",
+                    judged.dice, judged.skill
                 ));
             }
         }
