@@ -7,8 +7,7 @@
 //! Nothing here draws or talks to the network.
 
 use rust_i18n::t;
-use tabula_shared::backgammon::Side;
-use tabula_shared::gomoku::{Point, Stone};
+use tabula_shared::gomoku::Stone;
 use tabula_shared::protocol::{
     BgDecisionReview, GameAnalysis, GomokuMistake, GomokuMoveReview, Mark,
 };
@@ -157,7 +156,7 @@ pub fn move_mark(analysis: &GameAnalysis, index: usize) -> Option<MoveMark> {
         GameAnalysis::Gomoku(g) => {
             let review = g.moves.iter().find(|m| m.index == index)?;
             let mistake = review.mistake?;
-            let best = review.best.map(point_name).unwrap_or_default();
+            let best = review.best.map(|p| p.to_string()).unwrap_or_default();
             Some(MoveMark {
                 severity: Severity::of_gomoku(mistake),
                 note: t!(
@@ -252,13 +251,6 @@ pub fn gomoku_tally(analysis: &GameAnalysis) -> [GomokuTally; 2] {
     out
 }
 
-/// A point as the board's coordinates name it: column letter, row from 1,
-/// as in `h8`.
-pub fn point_name(p: Point) -> String {
-    let column = crate::gomoku_view::column_letter(p.x);
-    format!("{column}{}", u32::from(p.y) + 1)
-}
-
 /// A Gomoku mistake in words.
 pub fn mistake_name(mistake: GomokuMistake) -> String {
     match mistake {
@@ -279,14 +271,10 @@ pub fn mark_name(mark: Mark) -> String {
     .into_owned()
 }
 
-/// A side's name for the analysis summary.
-pub fn side_label(side: Side) -> String {
-    crate::room::side_name(side)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tabula_shared::gomoku::Point;
     use tabula_shared::protocol::GomokuAnalysis;
 
     fn stone(index: usize, stone: Stone, mistake: Option<GomokuMistake>) -> GomokuMoveReview {
@@ -342,7 +330,7 @@ mod tests {
         let [black, white] = gomoku_tally(&analysis);
         assert_eq!((black.missed_wins, black.total()), (1, 1));
         assert_eq!((white.missed_blocks, white.total()), (1, 1));
-        assert_eq!(point_name(Point::new(7, 7)), "h8");
+        assert_eq!(Point::new(7, 7).to_string(), "h8");
     }
 
     #[test]

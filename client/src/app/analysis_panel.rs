@@ -12,7 +12,7 @@ use super::Command;
 use super::labels::WARN;
 use crate::analysis::{
     AnalysisState, Severity, bg_reviews, busy_text, gomoku_review, gomoku_tally, mark_name,
-    mistake_name, point_name, side_label,
+    mistake_name,
 };
 use crate::replay::Replay;
 
@@ -125,7 +125,7 @@ fn bg_summary(ui: &mut Ui, replay: &Replay, bg: &BgAnalysis) {
             ui.end_row();
             for player in &bg.players {
                 let name = &names[player.side.index()];
-                ui.label(format!("{name} ({})", side_label(player.side)));
+                ui.label(format!("{name} ({})", crate::room::side_name(player.side)));
                 ui.label(format!("{:.1}", player.error_rate_mp));
                 ui.label(format!(
                     "{} / {} / {}",
@@ -146,10 +146,13 @@ fn current_review(ui: &mut Ui, replay: &Replay, analysis: &GameAnalysis) {
                 ui.label(RichText::new(t!("analysis.no_review")).weak());
                 return;
             };
-            let best = review.best.map(point_name).unwrap_or_else(|| "–".into());
+            let best = review
+                .best
+                .map(|p| p.to_string())
+                .unwrap_or_else(|| "–".into());
             ui.label(t!(
                 "analysis.gomoku_move",
-                played = point_name(review.played),
+                played = review.played,
                 best = best,
                 eval = format!("{:+.2}", review.eval)
             ));
@@ -157,7 +160,7 @@ fn current_review(ui: &mut Ui, replay: &Replay, analysis: &GameAnalysis) {
                 let colour = severity_colour(Severity::of_gomoku(mistake));
                 ui.label(RichText::new(mistake_name(mistake)).strong().color(colour));
                 if !review.line.is_empty() {
-                    let line: Vec<String> = review.line.iter().map(|p| point_name(*p)).collect();
+                    let line: Vec<String> = review.line.iter().map(|p| p.to_string()).collect();
                     ui.label(
                         RichText::new(t!("analysis.line", line = line.join(" ")))
                             .small()
