@@ -484,7 +484,9 @@ pub fn display_name(player: &PlayerInfo) -> String {
     };
     let level = match level {
         AiLevel::Beginner => t!("level.beginner"),
+        AiLevel::Casual => t!("level.casual"),
         AiLevel::Intermediate => t!("level.intermediate"),
+        AiLevel::Advanced => t!("level.advanced"),
         AiLevel::Expert => t!("level.expert"),
     };
     t!("board.ai_level", level = level).into_owned()

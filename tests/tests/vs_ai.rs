@@ -9,7 +9,7 @@ use tabula_tests::{TestServer, backgammon_options, gomoku_options, replay_snapsh
 #[tokio::test]
 async fn gomoku_against_each_ai_level_to_the_end() {
     let server = TestServer::start().await;
-    for level in ["beginner", "intermediate", "expert"] {
+    for level in ["beginner", "casual", "intermediate", "advanced", "expert"] {
         let mut ada = server.client("Ada").await;
         let (room, seat) = ada
             .create(gomoku_options(

@@ -32,7 +32,9 @@ pub(super) fn dot(ui: &mut Ui, colour: Color32, size: f32) -> egui::Response {
 pub(super) fn level_name(level: AiLevel) -> String {
     match level {
         AiLevel::Beginner => t!("level.beginner"),
+        AiLevel::Casual => t!("level.casual"),
         AiLevel::Intermediate => t!("level.intermediate"),
+        AiLevel::Advanced => t!("level.advanced"),
         AiLevel::Expert => t!("level.expert"),
     }
     .into()

@@ -2,11 +2,13 @@
 //! the blocking pool; the answer goes through the same path as a human's
 //! action.
 //!
-//! - [`gomoku`]: Beginner (the seed's scoring table), Intermediate (shallow
-//!   alpha-beta), Expert (threat search).
-//! - [`backgammon`]: Beginner (the seed's tuned heuristic), Intermediate (the
-//!   same with a 1-ply look-ahead), Expert (a TD-trained network whose
-//!   weights are compiled in from `data/bg-expert-v1.bin`).
+//! - [`gomoku`]: Beginner (the seed's scoring table), Casual and
+//!   Intermediate (shallow alpha-beta), Advanced and Expert (threat search,
+//!   the Advanced on a node budget).
+//! - [`backgammon`]: a TD-trained network whose weights are compiled in
+//!   from `data/bg-expert-v1.bin`: the Expert looks 1-ply ahead, the
+//!   Advanced plays it at 0-ply, and the three levels below add evaluation
+//!   noise.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.
 //! - [`sample_games`]: whole recorded games between levels (benches, tests).
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.
@@ -29,23 +31,63 @@ use tabula_shared::game::LiveGame;
 use tabula_shared::protocol::{AiLevel, PlayerAction};
 use tabula_shared::seat::Seat;
 
-/// AI strength, as the game AIs know it.
+/// AI strength, as the game AIs know it (the levels players choose, see
+/// [`AiLevel`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// The seed's method.
+    /// The weakest.
     Beginner,
-    /// A shallow search.
+    /// Between the Beginner and the Intermediate.
+    Casual,
+    /// The middle level.
     Intermediate,
+    /// Between the Intermediate and the Expert.
+    Advanced,
     /// Full strength.
     Expert,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 5] = [
+        Level::Beginner,
+        Level::Casual,
+        Level::Intermediate,
+        Level::Advanced,
+        Level::Expert,
+    ];
+
+    /// The level's name, as players and the tools' flags write it.
+    pub fn name(self) -> &'static str {
+        AiLevel::from(self).name()
+    }
+
+    /// The level named `name` (`"beginner"` ... `"expert"`).
+    pub fn from_name(name: &str) -> Option<Level> {
+        AiLevel::from_name(name).map(Level::from)
+    }
 }
 
 impl From<AiLevel> for Level {
     fn from(level: AiLevel) -> Level {
         match level {
             AiLevel::Beginner => Level::Beginner,
+            AiLevel::Casual => Level::Casual,
             AiLevel::Intermediate => Level::Intermediate,
+            AiLevel::Advanced => Level::Advanced,
             AiLevel::Expert => Level::Expert,
+        }
+    }
+}
+
+impl From<Level> for AiLevel {
+    fn from(level: Level) -> AiLevel {
+        match level {
+            Level::Beginner => AiLevel::Beginner,
+            Level::Casual => AiLevel::Casual,
+            Level::Intermediate => AiLevel::Intermediate,
+            Level::Advanced => AiLevel::Advanced,
+            Level::Expert => AiLevel::Expert,
         }
     }
 }
@@ -93,22 +135,26 @@ pub fn choose(
 /// The AI levels' fixed, published ratings, on the players' Glicko-2 scale
 /// (new players start at 1500), so players can see how they compare.
 ///
-/// They come from our own arena figures (README), not from rated play:
-/// - Gomoku: Beginner anchored at 1100; Intermediate +400 (Expert scored
-///   91.5% against Intermediate, +413 Elo, and 99-100% against Beginner,
-///   about +800); Expert +800.
-/// - Backgammon: a match is one result, and the levels are closer: against
-///   pubeval, Expert wins 69% of games (+0.58 points per game), Intermediate
-///   scores -0.05 and Beginner -0.17; with pubeval near 1500 that gives
-///   1650 / 1475 / 1450.
+/// They come from our own arena figures (README, docs/AI.md), not from
+/// rated play:
+/// - Gomoku: the Beginner anchored at 1100, each level above it placed by
+///   its measured Elo gap to the level below (+352, +241, +280, +179).
+/// - Backgammon: pubeval taken as 1500, each level placed by the Elo of
+///   its share of games won against pubeval (duplicate dice, 4,000 games:
+///   50.7%, 56.6%, 62.5%, 65.7%; the Expert 69%). A single game is one
+///   result, so the gaps are smaller than Gomoku's.
 pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel) -> i32 {
     use tabula_shared::protocol::GameKind;
     match (game, level) {
         (GameKind::Gomoku, AiLevel::Beginner) => 1100,
-        (GameKind::Gomoku, AiLevel::Intermediate) => 1500,
-        (GameKind::Gomoku, AiLevel::Expert) => 1900,
-        (GameKind::Backgammon, AiLevel::Beginner) => 1450,
-        (GameKind::Backgammon, AiLevel::Intermediate) => 1475,
-        (GameKind::Backgammon, AiLevel::Expert) => 1650,
+        (GameKind::Gomoku, AiLevel::Casual) => 1450,
+        (GameKind::Gomoku, AiLevel::Intermediate) => 1690,
+        (GameKind::Gomoku, AiLevel::Advanced) => 1970,
+        (GameKind::Gomoku, AiLevel::Expert) => 2150,
+        (GameKind::Backgammon, AiLevel::Beginner) => 1505,
+        (GameKind::Backgammon, AiLevel::Casual) => 1545,
+        (GameKind::Backgammon, AiLevel::Intermediate) => 1590,
+        (GameKind::Backgammon, AiLevel::Advanced) => 1615,
+        (GameKind::Backgammon, AiLevel::Expert) => 1640,
     }
 }

@@ -11,7 +11,7 @@ use tabula_shared::protocol::GameRecord;
 use crate::Level;
 use crate::backgammon::{self, Decision};
 use crate::gomoku::{self, Limits};
-use crate::rng::Rng;
+use crate::rng::{Rng, mix_seed};
 
 /// A money game (cube in use) between `levels` (White's, Black's), with
 /// dice from `seed` and `budget` per decision.
@@ -34,11 +34,13 @@ pub fn backgammon(seed: u64, levels: [Level; 2], budget: Duration) -> GameRecord
             },
         );
     }
-    for _ in 0..2000 {
+    for decision in 0..2000u64 {
         let Some(side) = m.to_act() else {
             break;
         };
-        let Some(decision) = backgammon::choose(levels[side.index()], &m, side, budget, seed)
+        let decision_seed = mix_seed(seed, decision);
+        let Some(decision) =
+            backgammon::choose(levels[side.index()], &m, side, budget, decision_seed)
         else {
             break;
         };

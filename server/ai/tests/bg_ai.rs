@@ -8,9 +8,9 @@ use tabula_ai::backgammon::cube::{self, MatchState, Owner};
 use tabula_ai::backgammon::nn::{Network, WeightsError};
 use tabula_ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
 use tabula_ai::rng::Rng;
-use tabula_shared::backgammon::{BgMatch, GamePhase, MatchConfig, Position, Side};
+use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Position, Side};
 
-const LEVELS: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+const LEVELS: [Level; 5] = Level::ALL;
 
 /// Plays a whole money game (cube in use) where every decision comes from
 /// `choose`, checking each play against the legal results.
@@ -70,6 +70,7 @@ fn every_level_plays_legal_moves_in_whole_games() {
         [Level::Beginner, Level::Intermediate],
         [Level::Expert, Level::Beginner],
         [Level::Intermediate, Level::Expert],
+        [Level::Casual, Level::Advanced],
     ]
     .into_iter()
     .enumerate()
@@ -107,10 +108,63 @@ fn every_level_returns_a_legal_result_for_random_positions() {
         let dice = rng.dice();
         let legal = pos.legal_positions(dice);
         for level in LEVELS {
-            let p = best_position(level, &pos, dice, Duration::ZERO).expect("some result");
+            let p = best_position(level, &pos, dice, Duration::ZERO, 1).expect("some result");
             assert!(legal.contains(&p), "{level:?} chose an illegal result");
         }
     }
+}
+
+/// The levels below the Advanced lose equity in the order of their names,
+/// judged by the network itself at 0-ply (the Advanced's own choice, so its
+/// loss is zero), and even the Beginner mostly plays the best play or a
+/// close one: its mistakes are a person's, not a random mover's.
+#[test]
+fn noisy_levels_lose_equity_in_order_and_stay_plausible() {
+    let net = backgammon::expert_network().expect("embedded weights");
+    let judge = tabula_ai::backgammon::expert::Expert {
+        net,
+        use_bearoff: false,
+    };
+    let mut rng = Rng::new(9);
+    let decisions: Vec<(Position, Dice, Vec<Position>)> = random_positions(400, 21)
+        .into_iter()
+        .map(|pos| {
+            let dice = rng.dice();
+            (pos, dice, pos.legal_positions(dice))
+        })
+        .filter(|(_, _, cands)| cands.len() > 1)
+        .collect();
+    let value = |c: &Position| tabula_ai::backgammon::nn::equity(&judge.value_after(c));
+    let mean_loss = |level: Level| {
+        let mut total = 0.0f64;
+        let mut random_total = 0.0f64;
+        for (seed, (pos, dice, cands)) in decisions.iter().enumerate() {
+            let best = cands.iter().map(value).fold(f32::NEG_INFINITY, f32::max);
+            let i = backgammon::choose_index(level, pos, *dice, cands, Duration::ZERO, seed as u64)
+                .expect("a play");
+            total += f64::from(best - value(&cands[i]));
+            let mean: f32 = cands.iter().map(value).sum::<f32>() / cands.len() as f32;
+            random_total += f64::from(best - mean);
+        }
+        let n = decisions.len() as f64;
+        (total / n, random_total / n)
+    };
+    let (advanced, random) = mean_loss(Level::Advanced);
+    let (intermediate, _) = mean_loss(Level::Intermediate);
+    let (casual, _) = mean_loss(Level::Casual);
+    let (beginner, _) = mean_loss(Level::Beginner);
+    assert!(
+        advanced.abs() < 1e-6,
+        "the Advanced is the network at 0-ply: {advanced}"
+    );
+    assert!(
+        0.0 < intermediate && intermediate < casual && casual < beginner,
+        "losses {intermediate} < {casual} < {beginner}"
+    );
+    assert!(
+        beginner < random / 4.0,
+        "the Beginner ({beginner}) loses far less than a random mover ({random})"
+    );
 }
 
 #[test]

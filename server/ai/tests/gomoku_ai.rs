@@ -12,7 +12,7 @@ use tabula_shared::gomoku::{
 };
 use tabula_shared::seat::Seat;
 
-const LEVELS: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Expert];
+const LEVELS: [Level; 5] = Level::ALL;
 
 fn nodes(n: u64) -> Limits {
     Limits::nodes(n)

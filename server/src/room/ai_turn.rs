@@ -22,7 +22,9 @@ use tabula_ai as ai;
 pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {
     let name = match level {
         AiLevel::Beginner => "Beginner AI",
+        AiLevel::Casual => "Casual AI",
         AiLevel::Intermediate => "Intermediate AI",
+        AiLevel::Advanced => "Advanced AI",
         AiLevel::Expert => "Expert AI",
     };
     PlayerInfo {

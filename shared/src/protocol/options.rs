@@ -6,21 +6,48 @@ use serde::{Deserialize, Serialize};
 
 use super::{GameKind, GameOptions, default_true, is_false};
 
-/// The AI levels, by the names shown to players.
+/// The AI levels, by the names shown to players, weakest first. Each game's
+/// AI makes them climb in even steps (the measured gaps are in the README).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AiLevel {
-    /// The seed's scoring table (Gomoku) or tuned heuristic (Backgammon).
+    /// For someone learning the game.
     Beginner,
-    /// A shallow search (Gomoku) or the heuristic with a 1-ply look-ahead (Backgammon).
+    /// For a casual player.
+    Casual,
+    /// For a club player.
     Intermediate,
+    /// For a strong club player.
+    Advanced,
     /// Full strength.
     Expert,
 }
 
 impl AiLevel {
     /// Every level, weakest first.
-    pub const ALL: [AiLevel; 3] = [AiLevel::Beginner, AiLevel::Intermediate, AiLevel::Expert];
+    pub const ALL: [AiLevel; 5] = [
+        AiLevel::Beginner,
+        AiLevel::Casual,
+        AiLevel::Intermediate,
+        AiLevel::Advanced,
+        AiLevel::Expert,
+    ];
+
+    /// The level's name on the wire (`"beginner"` ...).
+    pub fn name(self) -> &'static str {
+        match self {
+            AiLevel::Beginner => "beginner",
+            AiLevel::Casual => "casual",
+            AiLevel::Intermediate => "intermediate",
+            AiLevel::Advanced => "advanced",
+            AiLevel::Expert => "expert",
+        }
+    }
+
+    /// The level named `name` on the wire.
+    pub fn from_name(name: &str) -> Option<AiLevel> {
+        AiLevel::ALL.into_iter().find(|l| l.name() == name)
+    }
 }
 
 /// Who sits in the seat opposite the creator.

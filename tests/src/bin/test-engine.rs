@@ -169,7 +169,7 @@ impl Engine {
         }
         let candidates = before.legal_positions(dice);
         let budget = std::time::Duration::from_millis(10);
-        let answer = choose_index(Level::Beginner, &before, dice, &candidates, budget)
+        let answer = choose_index(Level::Beginner, &before, dice, &candidates, budget, 0)
             .map_or(before, |i| candidates[i])
             .position_id();
         self.answered(&answer);

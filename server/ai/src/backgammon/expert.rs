@@ -17,6 +17,7 @@ use tabula_shared::backgammon::{Dice, Position};
 
 use super::bearoff::{self, BearoffDb};
 use super::nn::{self, Network, Probs};
+use super::noise::Noise;
 use super::play::Chooser;
 
 /// Plays re-scored at 1-ply.
@@ -162,6 +163,18 @@ impl<'a> Expert<'a> {
         }
         best.0
     }
+
+    /// Index of the best of `candidates` at 0-ply after adding `noise` to
+    /// each one's equity (the levels below the Advanced; see
+    /// [`super::noise`]).
+    pub fn best_0ply_noisy(&self, candidates: &[Position], noise: Noise, seed: u64) -> usize {
+        candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (i, nn::equity(&self.value_after(c)) + noise.on(seed, c)))
+            .max_by(|a, b| a.1.total_cmp(&b.1).then(b.0.cmp(&a.0)))
+            .map_or(0, |(i, _)| i)
+    }
 }
 
 /// The Expert as a [`Chooser`] with a per-move budget.
@@ -175,5 +188,24 @@ pub struct ExpertChooser<'a> {
 impl Chooser for ExpertChooser<'_> {
     fn choose(&mut self, _before: &Position, _dice: Dice, candidates: &[Position]) -> usize {
         self.expert.best(candidates, self.budget)
+    }
+}
+
+/// The network at 0-ply with evaluation noise, as a [`Chooser`] (the levels
+/// below the Advanced); each decision draws its noise from the next seed.
+pub struct NoisyChooser<'a> {
+    /// The evaluator.
+    pub expert: Expert<'a>,
+    /// The noise.
+    pub noise: Noise,
+    /// The next decision's seed.
+    pub seed: u64,
+}
+
+impl Chooser for NoisyChooser<'_> {
+    fn choose(&mut self, _before: &Position, _dice: Dice, candidates: &[Position]) -> usize {
+        self.seed = crate::rng::mix(self.seed);
+        self.expert
+            .best_0ply_noisy(candidates, self.noise, self.seed)
     }
 }

@@ -1,12 +1,5 @@
-//! The Backgammon AI.
+//! The Backgammon AI: five levels, one network.
 //!
-//! * **Beginner**: the seed article's heuristic ([`heuristic`]): every legal
-//!   play is scored on pip difference, runs of blocks, blots, a run-or-block
-//!   factor and a pure-race mode; constants tuned by self-play with the
-//!   article's trainer (`bg-train heuristic`).
-//! * **Intermediate**: the same evaluator with the article's 1-ply
-//!   "probability score" (the opponent's average best reply over its 21
-//!   rolls).
 //! * **Expert** ([`expert`]): a neural network trained by TD(λ) self-play
 //!   ([`nn`], `bg-train td`), 0-ply plus a 1-ply look-ahead over the best
 //!   few plays when the budget allows, a one-sided bear-off database
@@ -15,6 +8,19 @@
 //!   0-ply play; [`cube`]: Janowski cubeful equity for money, the Kazaross
 //!   XG2 match equity table [`met`] for matches). Plays are chosen by
 //!   cubeless money equity, also in match play.
+//! * **Advanced**: the same network at 0-ply, no look-ahead.
+//! * **Intermediate**, **Casual**, **Beginner**: the network at 0-ply with
+//!   evaluation noise ([`noise`]) of growing size, as gnubg's weaker players:
+//!   they err where plays are close, so their mistakes are a person's
+//!   mistakes, not random moves. Their cube decisions are the Expert's with
+//!   the same noise on the equity they compare.
+//!
+//! The levels' error rates, judged by gnubg, are in docs/AI.md
+//! (`bg-ladder`).
+//!
+//! The seed article's heuristic ([`heuristic`], the Beginner of the first
+//! version) and pubeval ([`pubeval`]) stay as arena opponents and as the
+//! fallback when the network's weights fail their check.
 //!
 //! The Expert's weights are compiled in (this crate's
 //! `data/bg-expert-v1.bin`, through `include_bytes!`) and checked (magic,
@@ -26,10 +32,7 @@
 //! reports a missing or corrupt file as an error.
 //!
 //! The bear-off database is built in memory by a background thread started
-//! at the Expert's first decision.
-//!
-//! The lower levels' cube handling is simple: in a pure race they follow
-//! the 8-9-12 pip rule, otherwise they never double and always take.
+//! at the first decision that uses the network.
 //!
 //! Nothing here panics on any position reachable through the rules' API.
 
@@ -40,6 +43,7 @@ pub mod heuristic;
 pub mod hints;
 pub mod met;
 pub mod nn;
+pub mod noise;
 pub mod play;
 pub mod pubeval;
 pub mod review;
@@ -95,7 +99,7 @@ fn expert() -> Option<expert::Expert<'static>> {
             static LOGGED: OnceLock<()> = OnceLock::new();
             LOGGED.get_or_init(|| {
                 tracing::error!(
-                    "backgammon Expert weights rejected ({e}); Expert plays as Intermediate"
+                    "backgammon Expert weights rejected ({e}); every level plays the heuristic"
                 );
             });
             None
@@ -103,26 +107,39 @@ fn expert() -> Option<expert::Expert<'static>> {
     }
 }
 
+/// The evaluation noise of `level` (none for the Advanced and the Expert).
+///
+/// Tuned with `bg-ladder` so that the levels' error rates, judged by gnubg,
+/// climb in even steps (docs/AI.md).
+pub fn level_noise(level: Level) -> noise::Noise {
+    let sd = match level {
+        Level::Beginner => 0.08,
+        Level::Casual => 0.055,
+        Level::Intermediate => 0.035,
+        Level::Advanced | Level::Expert => 0.0,
+    };
+    noise::Noise { sd }
+}
+
 /// Index of the play `level` picks among `candidates` (the distinct legal
-/// results of `dice` from `pos`, mover's side). `None` if there are none.
+/// results of `dice` from `pos`, mover's side) for the decision seeded with
+/// `seed`. `None` if there are none.
 pub fn choose_index(
     level: Level,
     pos: &Position,
     dice: Dice,
     candidates: &[Position],
     budget: Duration,
+    seed: u64,
 ) -> Option<usize> {
     if candidates.is_empty() {
         return None;
     }
     let _ = (pos, dice);
-    let i = match level {
-        Level::Beginner => heuristic::best_static(candidates, &heuristic::TUNED),
-        Level::Intermediate => heuristic::best_probability(candidates, &heuristic::TUNED),
-        Level::Expert => match expert() {
-            Some(x) => x.best(candidates, budget),
-            None => heuristic::best_probability(candidates, &heuristic::TUNED),
-        },
+    let i = match (level, expert()) {
+        (_, None) => heuristic::best_probability(candidates, &heuristic::TUNED),
+        (Level::Expert, Some(x)) => x.best(candidates, budget),
+        (_, Some(x)) => x.best_0ply_noisy(candidates, level_noise(level), seed),
     };
     Some(i.min(candidates.len() - 1))
 }
@@ -134,14 +151,15 @@ pub fn best_position(
     pos: &Position,
     dice: Dice,
     budget: Duration,
+    seed: u64,
 ) -> Option<Position> {
     let cands = pos.legal_positions(dice);
-    choose_index(level, pos, dice, &cands, budget).map(|i| cands[i])
+    choose_index(level, pos, dice, &cands, budget, seed).map(|i| cands[i])
 }
 
 /// The AI's decision for `side` (None when `side` has nothing to do).
-/// Reproducible for a given seed: every level is deterministic (the seed is
-/// accepted for the interface and not needed).
+/// Reproducible for a given seed (the levels with noise draw it from the
+/// seed; callers vary the seed from one decision to the next).
 pub fn choose(
     level: Level,
     m: &BgMatch,
@@ -149,17 +167,16 @@ pub fn choose(
     budget: Duration,
     seed: u64,
 ) -> Option<Decision> {
-    let _ = seed;
     match *m.phase() {
         GamePhase::AwaitingRoll { side: s } if s == side => {
-            if m.can_double(side) && wants_double(level, m, side) {
+            if m.can_double(side) && wants_double(level, m, side, seed) {
                 Some(Decision::Double)
             } else {
                 Some(Decision::Roll)
             }
         }
         GamePhase::CubeOffered { by } if by != side => {
-            if wants_take(level, m, side) {
+            if wants_take(level, m, side, seed) {
                 Some(Decision::Take)
             } else {
                 Some(Decision::Drop)
@@ -169,7 +186,7 @@ pub fn choose(
             let pos = m.position_for(side);
             let plays = pos.legal_plays_with(dice, m.config().doubles_twice);
             let cands: Vec<Position> = plays.iter().map(|(_, p)| *p).collect();
-            let i = choose_index(level, &pos, dice, &cands, budget)?;
+            let i = choose_index(level, &pos, dice, &cands, budget, seed)?;
             plays.into_iter().nth(i).map(|(p, _)| Decision::Play(p))
         }
         _ => None,
@@ -253,41 +270,43 @@ fn match_state(m: &BgMatch, side: Side) -> Option<cube::MatchState> {
     })
 }
 
-fn wants_double(level: Level, m: &BgMatch, side: Side) -> bool {
+/// The chances `level` believes in for the side on roll of `pos`: the
+/// Expert's, with the level's noise on the equity carried by the wins (an
+/// equity shift of `n` is a shift of `n / 2` in winning chances).
+fn believed(level: Level, p: nn::Probs, pos: &Position, seed: u64) -> nn::Probs {
+    let shift = level_noise(level).on(seed, pos) / 2.0;
+    let mut q = p;
+    q[0] = (q[0] + shift).clamp(0.0, 1.0);
+    nn::sanitize(&q)
+}
+
+fn wants_double(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
     let pos = m.position_for(side);
-    let x = match level {
-        Level::Expert => expert(),
-        _ => None,
-    };
-    let Some(x) = x else {
+    let Some(x) = expert() else {
         if !pos.is_race() {
             return false;
         }
         let (me, opp) = pos.pip_count();
         return cube::race_rule(me, opp, m.cube().owner == Some(side)).0;
     };
-    let p = x.probs_before_roll(&pos);
+    let p = believed(level, x.probs_before_roll(&pos), &pos, seed);
     match match_state(m, side) {
         None => cube::money_should_double(&p, owner_for(m, side), m.config().jacoby),
         Some(ms) => ms.should_double(&p),
     }
 }
 
-fn wants_take(level: Level, m: &BgMatch, side: Side) -> bool {
+fn wants_take(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
     let doubler = side.opponent();
     let pos = m.position_for(doubler);
-    let x = match level {
-        Level::Expert => expert(),
-        _ => None,
-    };
-    let Some(x) = x else {
+    let Some(x) = expert() else {
         if !pos.is_race() {
             return true;
         }
         let (dp, tp) = pos.pip_count();
         return cube::race_rule(dp, tp, false).1;
     };
-    let p = x.probs_before_roll(&pos);
+    let p = believed(level, x.probs_before_roll(&pos), &pos, seed);
     match match_state(m, doubler) {
         None => cube::money_should_take(&p),
         Some(ms) => ms.should_take(&p),

@@ -4,14 +4,17 @@
 //!
 //! `bg-arena --a expert --b pubeval --games 2000 --seed 1`
 //! `bg-arena --speed 500` times the Expert's decisions.
-//! Players: `beginner`, `intermediate`, `expert` (with `--budget-ms`,
-//! 1-ply from 20 ms), `expert0` (0-ply), `pubeval`.
+//! Players: the levels `beginner`, `casual`, `intermediate`, `advanced`
+//! (0-ply, also `expert0`) and `expert` (with `--budget-ms`, 1-ply from
+//! 20 ms); `heuristic` and `heuristic1ply` (the seed article's evaluator,
+//! the first version's Beginner and Intermediate); `pubeval`.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use tabula_ai::backgammon::expert::{Expert, ExpertChooser};
+use tabula_ai::Level;
+use tabula_ai::backgammon::expert::{Expert, ExpertChooser, NoisyChooser};
 use tabula_ai::backgammon::heuristic::{HeuristicChooser, TUNED};
 use tabula_ai::backgammon::nn::Network;
 use tabula_ai::backgammon::play::{Chooser, Pubeval, duplicate_match};
@@ -118,19 +121,24 @@ fn main() {
     }
     let make = |name: &str| -> Box<dyn Chooser> {
         match name {
-            "beginner" => Box::new(HeuristicChooser {
+            "heuristic" => Box::new(HeuristicChooser {
                 params: TUNED,
                 one_ply: false,
             }),
-            "intermediate" => Box::new(HeuristicChooser {
+            "heuristic1ply" => Box::new(HeuristicChooser {
                 params: TUNED,
                 one_ply: true,
+            }),
+            "beginner" | "casual" | "intermediate" => Box::new(NoisyChooser {
+                expert: Expert::new(net),
+                noise: backgammon::level_noise(Level::from_name(name).expect("a level")),
+                seed: cli.seed ^ name.len() as u64,
             }),
             "expert" => Box::new(ExpertChooser {
                 expert: Expert::new(net),
                 budget,
             }),
-            "expert0" => Box::new(ExpertChooser {
+            "advanced" | "expert0" => Box::new(ExpertChooser {
                 expert: Expert::new(net),
                 budget: Duration::ZERO,
             }),

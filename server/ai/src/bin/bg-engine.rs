@@ -18,7 +18,9 @@ use tabula_shared::backgammon::{Dice, Position};
 #[derive(Clone, Copy, ValueEnum)]
 enum Lvl {
     Beginner,
+    Casual,
     Intermediate,
+    Advanced,
     Expert,
 }
 
@@ -49,8 +51,7 @@ fn main() {
         },
         None => None,
     };
-    if matches!(cli.level, Lvl::Expert)
-        && net.is_none()
+    if net.is_none()
         && let Err(e) = backgammon::expert_network()
     {
         eprintln!("bg-engine: embedded weights: {e}");
@@ -58,12 +59,14 @@ fn main() {
     }
     let level = match cli.level {
         Lvl::Beginner => Level::Beginner,
+        Lvl::Casual => Level::Casual,
         Lvl::Intermediate => Level::Intermediate,
+        Lvl::Advanced => Level::Advanced,
         Lvl::Expert => Level::Expert,
     };
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
+    for (request, line) in stdin.lock().lines().enumerate() {
         let Ok(line) = line else { break };
         let f: Vec<&str> = line.split_whitespace().collect();
         let parsed = match f.as_slice() {
@@ -86,7 +89,8 @@ fn main() {
             Some(n) if matches!(level, Level::Expert) => {
                 (!cands.is_empty()).then(|| cands[Expert::new(n).best(&cands, budget)])
             }
-            _ => backgammon::choose_index(level, &pos, dice, &cands, budget).map(|i| cands[i]),
+            _ => backgammon::choose_index(level, &pos, dice, &cands, budget, request as u64)
+                .map(|i| cands[i]),
         };
         let answer = chosen.unwrap_or(pos);
         let _ = writeln!(out, "{}", answer.position_id());

@@ -37,18 +37,13 @@ struct Cli {
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "beginner,intermediate,expert"
+        default_value = "beginner,casual,intermediate,advanced,expert"
     )]
     levels: Vec<String>,
 }
 
 fn level(name: &str) -> Level {
-    match name {
-        "beginner" => Level::Beginner,
-        "intermediate" => Level::Intermediate,
-        "expert" => Level::Expert,
-        other => panic!("unknown level {other:?}"),
-    }
+    Level::from_name(name).unwrap_or_else(|| panic!("unknown level {name:?}"))
 }
 
 /// Mean and 95% half-width.

@@ -37,12 +37,7 @@ struct Args {
 }
 
 fn level(s: &str) -> Option<Level> {
-    match s.to_ascii_lowercase().as_str() {
-        "beginner" => Some(Level::Beginner),
-        "intermediate" => Some(Level::Intermediate),
-        "expert" => Some(Level::Expert),
-        _ => None,
-    }
+    Level::from_name(&s.to_ascii_lowercase())
 }
 
 fn parse_args() -> Result<Args, String> {

@@ -1,13 +1,18 @@
-//! Gomoku AI: three levels behind one entry point, [`choose`].
+//! Gomoku AI: five levels behind one entry point, [`choose`].
 //!
 //! * **Beginner** ([`beginner`]): the seed's scoring table, done right —
 //!   per point and direction, +10 per own stone in the run, +1 for an empty
 //!   end, −2 for an opposing stone or the board edge; the sorted direction
 //!   scores combine as `d0·1000 + d1·100 + d2·10 + d3`; block when the
 //!   opponent's best point beats ours, otherwise attack.
+//! * **Casual**: a depth-2 alpha-beta (its own move and the reply) over
+//!   the candidate points near the stones, with the pattern evaluation and
+//!   the forced replies to fours and open threes, and a small node budget.
 //! * **Intermediate**: depth-4 alpha-beta over the candidate points near
 //!   the stones, pattern evaluation, forced replies to fours and open
 //!   threes (see [`search`]).
+//! * **Advanced**: the Expert's search with a fixed node budget
+//!   ([`ADVANCED_NODES`]) instead of the clock.
 //! * **Expert**: incremental line-pattern evaluation ([`pattern`], [`pos`]),
 //!   VCF and VCT threat-space search at the root, VCF at the leaves, and a
 //!   check that the chosen move leaves the opponent no VCF or VCT,
@@ -65,6 +70,13 @@ pub enum Decision {
     Choose(Swap2Choice),
 }
 
+/// The Casual's node budget per move.
+pub const CASUAL_NODES: u64 = 20_000;
+/// The Intermediate's node budget per move.
+pub const INTERMEDIATE_NODES: u64 = 400_000;
+/// The Advanced's node budget per move: the Expert's search, stopped early.
+pub const ADVANCED_NODES: u64 = 30_000;
+
 /// Search limits: a wall-clock budget and/or a node limit. With only a node
 /// limit the Expert is fully deterministic (used by tests).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -103,6 +115,14 @@ impl Limits {
             nodes: self.nodes.unwrap_or(u64::MAX),
             time: self.time,
             memory: self.memory,
+        }
+    }
+
+    /// The same limits with the node limit lowered to at most `nodes`.
+    fn at_most(self, nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(self.nodes.map_or(nodes, |n| n.min(nodes))),
+            ..self
         }
     }
 
@@ -176,12 +196,16 @@ pub fn best_move(
 ) -> Option<Point> {
     let p = match level {
         Level::Beginner => beginner::choose(board, to_play, rule, seed),
+        Level::Casual => {
+            let limits = limits.at_most(CASUAL_NODES);
+            search_with(board, to_play, rule, limits, seed, Settings::CASUAL).best
+        }
         Level::Intermediate => {
-            let limits = Limits {
-                nodes: Some(limits.nodes.unwrap_or(400_000).min(400_000)),
-                ..limits
-            };
+            let limits = limits.at_most(INTERMEDIATE_NODES);
             search_with(board, to_play, rule, limits, seed, Settings::INTERMEDIATE).best
+        }
+        Level::Advanced => {
+            expert_search(board, to_play, rule, limits.at_most(ADVANCED_NODES), seed).best
         }
         Level::Expert => expert_search(board, to_play, rule, limits, seed).best,
     };

@@ -64,6 +64,14 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
+    /// Casual: depth-2 alpha-beta, no threat search.
+    pub const CASUAL: Settings = Settings {
+        max_depth: 2,
+        width: 8,
+        root_width: 12,
+        leaf_vcf: false,
+        threat_search: false,
+    };
     /// Intermediate: depth-4 alpha-beta, no threat search.
     pub const INTERMEDIATE: Settings = Settings {
         max_depth: 4,
