@@ -141,7 +141,7 @@ pub fn choose(
 ///   its measured Elo gap to the level below (+352, +241, +280, +179).
 /// - Backgammon: pubeval taken as 1500, each level placed by the Elo of
 ///   its share of games won against pubeval (duplicate dice, 4,000 games:
-///   50.7%, 56.6%, 62.5%, 65.7%; the Expert 69%). A single game is one
+///   45.9%, 56.6%, 62.5%, 65.7%; the Expert 69%). A single game is one
 ///   result, so the gaps are smaller than Gomoku's.
 pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel) -> i32 {
     use tabula_shared::protocol::GameKind;
@@ -151,7 +151,7 @@ pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel)
         (GameKind::Gomoku, AiLevel::Intermediate) => 1690,
         (GameKind::Gomoku, AiLevel::Advanced) => 1970,
         (GameKind::Gomoku, AiLevel::Expert) => 2150,
-        (GameKind::Backgammon, AiLevel::Beginner) => 1505,
+        (GameKind::Backgammon, AiLevel::Beginner) => 1470,
         (GameKind::Backgammon, AiLevel::Casual) => 1545,
         (GameKind::Backgammon, AiLevel::Intermediate) => 1590,
         (GameKind::Backgammon, AiLevel::Advanced) => 1615,

@@ -16,25 +16,44 @@ use crate::rng::{Rng, mix_seed};
 /// A money game (cube in use) between `levels` (White's, Black's), with
 /// dice from `seed` and `budget` per decision.
 pub fn backgammon(seed: u64, levels: [Level; 2], budget: Duration) -> GameRecord {
-    let config = MatchConfig::default();
-    let mut m = BgMatch::new(config).expect("the default match is valid");
+    backgammon_match(seed, levels, budget, MatchConfig::default())
+}
+
+/// A whole match under `config` (a money game when its length is 0)
+/// between `levels` (White's, Black's), with dice from `seed` and `budget`
+/// per decision.
+pub fn backgammon_match(
+    seed: u64,
+    levels: [Level; 2],
+    budget: Duration,
+    config: MatchConfig,
+) -> GameRecord {
+    let mut m = BgMatch::new(config).expect("a valid match");
     let mut rng = Rng::new(seed);
     let mut actions = Vec::new();
     let mut act = |m: &mut BgMatch, a: BgAction| {
         apply_bg(m, &a).expect("the AIs play legal actions");
         actions.push(a);
     };
-    while matches!(m.phase(), GamePhase::OpeningRoll) {
-        let d = rng.opening_dice();
-        act(
-            &mut m,
-            BgAction::OpeningRoll {
-                white: d.a,
-                black: d.b,
-            },
-        );
-    }
-    for decision in 0..2000u64 {
+    for decision in 0..20_000u64 {
+        match m.phase() {
+            GamePhase::OpeningRoll => {
+                let d = rng.opening_dice();
+                act(
+                    &mut m,
+                    BgAction::OpeningRoll {
+                        white: d.a,
+                        black: d.b,
+                    },
+                );
+                continue;
+            }
+            GamePhase::GameOver { .. } if config.length > 0 => {
+                act(&mut m, BgAction::NextGame);
+                continue;
+            }
+            _ => {}
+        }
         let Some(side) = m.to_act() else {
             break;
         };

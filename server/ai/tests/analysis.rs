@@ -324,7 +324,7 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
             .enumerate()
             .filter(|(_, a)| matches!(a, BgAction::Play { .. }))
             .collect();
-        let theirs = &report[0];
+        let theirs = &report.games[0];
         assert_eq!(theirs.len(), plays.len(), "gnubg read every play");
         for ((index, action), judged) in plays.iter().zip(theirs) {
             let BgAction::Play { side, play } = action else {

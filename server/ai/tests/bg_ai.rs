@@ -297,7 +297,7 @@ fn cube_match_play() {
         crawford_used: true,
     };
     let p = [0.5, 0.1, 0.0, 0.1, 0.0];
-    assert!(ms.should_double(&p));
+    assert!(ms.should_double(&p, Owner::Centered));
     assert!(ms.should_take(&p));
     // 5-away each, 85% single wins: double and pass.
     let ms = MatchState {
@@ -307,8 +307,32 @@ fn cube_match_play() {
         crawford_used: false,
     };
     let p = [0.85, 0.0, 0.0, 0.0, 0.0];
-    assert!(ms.should_double(&p));
+    assert!(ms.should_double(&p, Owner::Centered));
     assert!(!ms.should_take(&p));
+    // 3-away each: 59% with ordinary gammons is far from a double (the
+    // Expert of the first version doubled here on its second move; gnubg:
+    // "wrong double, very bad"), and 70% is a double and a take.
+    let ms = MatchState {
+        me_away: 3,
+        opp_away: 3,
+        cube: 1,
+        crawford_used: false,
+    };
+    let early = [0.59, 0.15, 0.01, 0.10, 0.005];
+    assert!(!ms.should_double(&early, Owner::Centered));
+    assert!(ms.should_take(&early));
+    let strong = [0.70, 0.15, 0.005, 0.06, 0.002];
+    assert!(ms.should_double(&strong, Owner::Centered));
+    assert!(ms.should_take(&strong));
+    // 2-away each with the cube on 2 (a side owns it): nobody can gain from
+    // redoubling, so the owner never does.
+    let ms = MatchState {
+        me_away: 2,
+        opp_away: 2,
+        cube: 2,
+        crawford_used: false,
+    };
+    assert!(!ms.should_double(&strong, Owner::Me));
 }
 
 #[test]

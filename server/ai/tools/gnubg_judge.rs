@@ -27,18 +27,68 @@ pub struct Judged {
     pub skill: Option<String>,
 }
 
+/// gnubg's statistics of one player's cube decisions over a match.
+#[derive(Debug, Clone, Default)]
+pub struct CubeStats {
+    /// Decisions gnubg counts as close (where an error was possible).
+    pub close: u32,
+    /// Total equity lost on cube decisions (gnubg's "error-skill").
+    pub error: f32,
+    /// Missed doubles (below and above the cash point).
+    pub missed_doubles: u32,
+    /// Wrong doubles (below the double point and above too good).
+    pub wrong_doubles: u32,
+    /// Wrong takes.
+    pub wrong_takes: u32,
+    /// Wrong drops (passes).
+    pub wrong_drops: u32,
+}
+
+impl CubeStats {
+    fn from_json(v: &serde_json::Value) -> CubeStats {
+        let n = |k: &str| v[k].as_u64().unwrap_or(0) as u32;
+        CubeStats {
+            close: n("close-cube"),
+            error: v["error-skill"].as_f64().unwrap_or(0.0) as f32,
+            missed_doubles: n("missed-double-below-cp") + n("missed-double-above-cp"),
+            wrong_doubles: n("wrong-double-below-dp") + n("wrong-double-above-tg"),
+            wrong_takes: n("wrong-take"),
+            wrong_drops: n("wrong-drop"),
+        }
+    }
+
+    /// Adds `other`'s counts and errors.
+    pub fn add(&mut self, other: &CubeStats) {
+        self.close += other.close;
+        self.error += other.error;
+        self.missed_doubles += other.missed_doubles;
+        self.wrong_doubles += other.wrong_doubles;
+        self.wrong_takes += other.wrong_takes;
+        self.wrong_drops += other.wrong_drops;
+    }
+}
+
+/// gnubg's verdict on one exported record.
+#[derive(Debug, Clone)]
+pub struct JudgedMatch {
+    /// Its checker plays, one list per game, in order.
+    pub games: Vec<Vec<Judged>>,
+    /// Each player's cube statistics (White's, Black's).
+    pub cube: [CubeStats; 2],
+}
+
 /// GNU Backgammon's path (`TABULA_GNUBG` overrides it).
 pub fn gnubg_path() -> String {
     std::env::var("TABULA_GNUBG").unwrap_or_else(|_| "/usr/games/gnubg".into())
 }
 
-/// gnubg's verdicts on the plays of each record (in `dir`, which receives
-/// the exported matches), one list per game of the record, the plays in
-/// order (rolls that could not be played left out).
+/// gnubg's verdicts on each record (in `dir`, which receives the exported
+/// matches): the plays, one list per game of the record, in order (rolls
+/// that could not be played left out), and the cube statistics.
 ///
 /// # Panics
 /// When gnubg is missing or fails: a judge that cannot judge is an error.
-pub fn judge(records: &[GameRecord], dir: &Path) -> Vec<Vec<Vec<Judged>>> {
+pub fn judge(records: &[GameRecord], dir: &Path) -> Vec<JudgedMatch> {
     let meta = ExportMeta {
         players: ["White".into(), "Black".into()],
         date: None,
@@ -82,8 +132,8 @@ pub fn judge(records: &[GameRecord], dir: &Path) -> Vec<Vec<Vec<Judged>>> {
     );
     lines[..lines.len() - 1]
         .iter()
-        .map(|file| {
-            file["games"]
+        .map(|file| JudgedMatch {
+            games: file["games"]
                 .as_array()
                 .expect("games")
                 .iter()
@@ -103,7 +153,11 @@ pub fn judge(records: &[GameRecord], dir: &Path) -> Vec<Vec<Vec<Judged>>> {
                         })
                         .collect()
                 })
-                .collect()
+                .collect(),
+            cube: [
+                CubeStats::from_json(&file["cube"][0]),
+                CubeStats::from_json(&file["cube"][1]),
+            ],
         })
         .collect()
 }

@@ -11,9 +11,20 @@
 //! after taking is at least -1 (the pass).
 //!
 //! **Match play** uses the Kazaross XG2 match equity table ([`super::met`])
-//! with dead-cube match winning chances: each game outcome (single, gammon,
-//! backgammon, either way) is mapped to the resulting score's equity. This
-//! ignores the value of owning the cube (documented simplification).
+//! and the same idea carried over to match winning chances (MWC): the dead
+//! cube's MWC maps each game outcome (single, gammon, backgammon, either
+//! way) to the resulting score's equity; the live cube's MWC is piecewise
+//! linear in P(win) through the points where the cube changes hands: the
+//! opponent cashes at our take point (we pass and lose the cube's value),
+//! we cash at our cash point, and in between and beyond it runs to the
+//! average MWC of our wins and of our losses. The take and cash points come
+//! from the table at the doubled cube. A side that already needs no more
+//! than the cube's value to win the match never doubles, so its cash point
+//! drops out (the post-Crawford leader, a side at 2-away with the cube on
+//! 2). The result is `x · live + (1 - x) · dead` with the same cube life
+//! [`CUBE_LIFE`]. Owning the cube is worth something: this is what keeps a
+//! side from doubling early with a small edge, which the dead cube alone
+//! got wrong.
 
 use super::met;
 use super::nn::Probs;
@@ -159,17 +170,99 @@ impl MatchState {
             + bl * self.mwc_after(0, 3 * cube)
     }
 
-    /// Whether the side on roll should double.
-    pub fn should_double(&self, p: &Probs) -> bool {
-        let nd = self.mwc(p, self.cube);
-        let dt = self.mwc(p, 2 * self.cube);
-        let dp = self.mwc_after(self.cube, 0);
-        dt.min(dp) > nd
+    /// The average MWC of the side on roll's wins and of its losses with
+    /// the cube at `cube` (gammons and backgammons weighted in); the single
+    /// game's value when a side has no chance of it.
+    fn win_and_loss_values(&self, p: &Probs, cube: i32) -> (f32, f32) {
+        let w = p[0].clamp(0.0, 1.0);
+        let gw = p[1].clamp(0.0, w);
+        let bw = p[2].clamp(0.0, gw);
+        let l = 1.0 - w;
+        let gl = p[3].clamp(0.0, l);
+        let bl = p[4].clamp(0.0, gl);
+        let win = if w > 1e-6 {
+            ((w - gw) * self.mwc_after(cube, 0)
+                + (gw - bw) * self.mwc_after(2 * cube, 0)
+                + bw * self.mwc_after(3 * cube, 0))
+                / w
+        } else {
+            self.mwc_after(cube, 0)
+        };
+        let loss = if l > 1e-6 {
+            ((l - gl) * self.mwc_after(0, cube)
+                + (gl - bl) * self.mwc_after(0, 2 * cube)
+                + bl * self.mwc_after(0, 3 * cube))
+                / l
+        } else {
+            self.mwc_after(0, cube)
+        };
+        (win, loss)
     }
 
-    /// Whether the opponent of the side on roll (the doubler) should take.
+    /// Cubeful MWC of the side on roll with the cube at `cube`, owned by
+    /// `owner` (see the module docs).
+    pub fn cubeful_mwc(&self, p: &Probs, cube: i32, owner: Owner) -> f32 {
+        let w = p[0].clamp(0.0, 1.0);
+        let (win, loss) = self.win_and_loss_values(p, cube);
+        let dead = w * win + (1.0 - w) * loss;
+        // Where the cube changes hands, on the dead cube at twice the value.
+        let (win2, loss2) = self.win_and_loss_values(p, 2 * cube);
+        let spread = win2 - loss2;
+        if spread <= 1e-6 {
+            return dead;
+        }
+        let pass_mine = self.mwc_after(0, cube);
+        let pass_theirs = self.mwc_after(cube, 0);
+        // Our take point: taking at 2 * cube is worth passing.
+        let take_point = ((pass_mine - loss2) / spread).clamp(0.0, 1.0);
+        // Our cash point: their taking is worth their passing.
+        let cash_point = ((pass_theirs - loss2) / spread).clamp(0.0, 1.0);
+        let they_cash = owner != Owner::Me && self.opp_away > cube && take_point > 0.0;
+        let we_cash = owner != Owner::Opponent && self.me_away > cube && cash_point < 1.0;
+        let mut points: Vec<(f32, f32)> = vec![(0.0, loss)];
+        if they_cash {
+            points.push((take_point, pass_mine));
+        }
+        if we_cash && (!they_cash || cash_point > take_point) {
+            points.push((cash_point, pass_theirs));
+        }
+        points.push((1.0, win));
+        let live = points
+            .windows(2)
+            .find(|s| w <= s[1].0)
+            .map_or(win, |s| {
+                let (x0, y0) = s[0];
+                let (x1, y1) = s[1];
+                if x1 - x0 <= 1e-6 {
+                    y1
+                } else {
+                    y0 + (y1 - y0) * (w - x0) / (x1 - x0)
+                }
+            });
+        CUBE_LIFE * live + (1.0 - CUBE_LIFE) * dead
+    }
+
+    /// MWC of the side on roll for no double, double/take and double/pass,
+    /// with the cube at [`MatchState::cube`] owned by `owner`.
+    pub fn analysis(&self, p: &Probs, owner: Owner) -> [f32; 3] {
+        [
+            self.cubeful_mwc(p, self.cube, owner),
+            self.cubeful_mwc(p, 2 * self.cube, Owner::Opponent),
+            self.mwc_after(self.cube, 0),
+        ]
+    }
+
+    /// Whether the side on roll, owning the cube or with it centred
+    /// (`owner`), should double.
+    pub fn should_double(&self, p: &Probs, owner: Owner) -> bool {
+        let [no_double, take, pass] = self.analysis(p, owner);
+        take.min(pass) > no_double
+    }
+
+    /// Whether the opponent of the side on roll (the doubler) should take;
+    /// the taker then owns the cube.
     pub fn should_take(&self, p_doubler: &Probs) -> bool {
-        let take = 1.0 - self.mwc(p_doubler, 2 * self.cube);
+        let take = 1.0 - self.cubeful_mwc(p_doubler, 2 * self.cube, Owner::Opponent);
         let pass = 1.0 - self.mwc_after(self.cube, 0);
         take >= pass
     }

@@ -113,7 +113,7 @@ fn expert() -> Option<expert::Expert<'static>> {
 /// climb in even steps (docs/AI.md).
 pub fn level_noise(level: Level) -> noise::Noise {
     let sd = match level {
-        Level::Beginner => 0.08,
+        Level::Beginner => 0.10,
         Level::Casual => 0.055,
         Level::Intermediate => 0.035,
         Level::Advanced | Level::Expert => 0.0,
@@ -292,7 +292,7 @@ fn wants_double(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
     let p = believed(level, x.probs_before_roll(&pos), &pos, seed);
     match match_state(m, side) {
         None => cube::money_should_double(&p, owner_for(m, side), m.config().jacoby),
-        Some(ms) => ms.should_double(&p),
+        Some(ms) => ms.should_double(&p, owner_for(m, side)),
     }
 }
 

@@ -370,12 +370,12 @@ pub(super) fn cube_equities(m: &BgMatch, doubler: Side, p: &Probs) -> Option<[f3
     if !config.cube {
         return None;
     }
+    let owner = match m.cube().owner {
+        None => Owner::Centered,
+        Some(s) if s == doubler => Owner::Me,
+        Some(_) => Owner::Opponent,
+    };
     if config.length == 0 {
-        let owner = match m.cube().owner {
-            None => Owner::Centered,
-            Some(s) if s == doubler => Owner::Me,
-            Some(_) => Owner::Opponent,
-        };
         let a = cube::money_analysis(p, owner, config.jacoby);
         return Some([a.no_double, a.double_take, a.double_pass]);
     }
@@ -393,11 +393,7 @@ pub(super) fn cube_equities(m: &BgMatch, doubler: Side, p: &Probs) -> Option<[f3
     let lose = ms.mwc_after(0, cube_value);
     let scale = (win - lose).max(1e-6);
     let emg = |mwc: f32| (2.0 * mwc - (win + lose)) / scale;
-    Some([
-        emg(ms.mwc(p, cube_value)),
-        emg(ms.mwc(p, 2 * cube_value)),
-        emg(win),
-    ])
+    Some(ms.analysis(p, owner).map(emg))
 }
 
 /// `side`'s totals.

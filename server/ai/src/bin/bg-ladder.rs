@@ -1,17 +1,22 @@
 //! The Backgammon levels judged by GNU Backgammon: each level plays money
-//! games against itself (cube in use, its own cube decisions), the games
-//! are exported as `.mat` and analysed by gnubg (`analyse match`, its
-//! default 2-ply), and the tool prints each level's error rate on its
-//! checker plays (mean equity lost per unforced play, mp, with a 95%
-//! interval) and gnubg's marks, next to the rate our own analysis gives.
+//! games (or `--length N` point matches) against itself (cube in use, its
+//! own cube decisions), the games are exported as `.mat` and analysed by
+//! gnubg (`analyse match`, its default 2-ply), and the tool prints each
+//! level's error rate on its checker plays (mean equity lost per unforced
+//! play, mp, with a 95% interval) and gnubg's marks, next to the rate our
+//! own analysis gives; then gnubg's view of its cube decisions: the close
+//! ones, the error per close decision (mp), missed and wrong doubles, wrong
+//! takes and passes.
 //!
 //! `cargo run --release -p tabula-ai --bin bg-ladder -- --games 20`
+//! `cargo run --release -p tabula-ai --bin bg-ladder -- --games 30 --length 3 --levels expert`
 
 use std::time::{Duration, Instant};
 
 use clap::Parser;
 use tabula_ai::analysis::{self, GOMOKU_NODES};
 use tabula_ai::{Level, sample_games};
+use tabula_shared::backgammon::MatchConfig;
 use tabula_shared::protocol::{GameAnalysis, GameRecord};
 
 // The ladder reads the losses and marks; the analysis test also reads the
@@ -40,6 +45,12 @@ struct Cli {
         default_value = "beginner,casual,intermediate,advanced,expert"
     )]
     levels: Vec<String>,
+    /// Match length in points (0: money games).
+    #[arg(long, default_value_t = 0)]
+    length: u32,
+    /// Keep the exported matches in this directory.
+    #[arg(long)]
+    keep: Option<std::path::PathBuf>,
 }
 
 fn level(name: &str) -> Level {
@@ -60,32 +71,44 @@ fn mean_ci(xs: &[f32]) -> (f64, f64) {
 
 fn main() {
     let cli = Cli::parse();
-    let dir = std::env::temp_dir().join(format!("bg-ladder-{}", std::process::id()));
+    let dir = cli
+        .keep
+        .clone()
+        .unwrap_or_else(|| std::env::temp_dir().join(format!("bg-ladder-{}", std::process::id())));
     std::fs::create_dir_all(&dir).expect("a working directory");
-    println!("| level | plays | gnubg error rate (mp) | doubtful | bad | very bad | ours (mp) |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| level | plays | gnubg error rate (mp) | doubtful | bad | very bad | ours (mp) \
+         | close cube decisions | cube error rate (mp) | missed doubles | wrong doubles \
+         | wrong takes | wrong passes |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for name in &cli.levels {
         let lv = level(name);
         let started = Instant::now();
         let records: Vec<GameRecord> = (cli.seed..cli.seed + cli.games)
-            .map(|s| sample_games::backgammon(s, [lv, lv], Duration::from_millis(cli.budget_ms)))
+            .map(|s| {
+                let config = MatchConfig {
+                    length: cli.length,
+                    ..MatchConfig::default()
+                };
+                sample_games::backgammon_match(s, [lv, lv], Duration::from_millis(cli.budget_ms), config)
+            })
             .collect();
         let verdicts = gnubg_judge::judge(&records, &dir);
-        let losses: Vec<f32> = verdicts
-            .iter()
-            .flatten()
-            .flatten()
+        let plays = || verdicts.iter().flat_map(|m| &m.games).flatten();
+        let losses: Vec<f32> = plays()
             .filter(|j| j.choices >= 2)
             .filter_map(|j| j.loss_mp)
             .collect();
         let count = |skill: &str| {
-            verdicts
-                .iter()
-                .flatten()
-                .flatten()
+            plays()
                 .filter(|j| j.skill.as_deref() == Some(skill))
                 .count()
         };
+        let mut cube = gnubg_judge::CubeStats::default();
+        for side in verdicts.iter().flat_map(|m| &m.cube) {
+            cube.add(side);
+        }
         let ours: Vec<f32> = records
             .iter()
             .filter_map(
@@ -100,13 +123,21 @@ fn main() {
         let (mean, half) = mean_ci(&losses);
         let (our_mean, _) = mean_ci(&ours);
         println!(
-            "| {name} | {} | {mean:.1} ± {half:.1} | {} | {} | {} | {our_mean:.1} |",
+            "| {name} | {} | {mean:.1} ± {half:.1} | {} | {} | {} | {our_mean:.1} | {} | {:.1} | {} | {} | {} | {} |",
             losses.len(),
             count("doubtful"),
             count("bad"),
             count("very bad"),
+            cube.close,
+            1000.0 * cube.error / cube.close.max(1) as f32,
+            cube.missed_doubles,
+            cube.wrong_doubles,
+            cube.wrong_takes,
+            cube.wrong_drops,
         );
         eprintln!("{name}: {:.0} s", started.elapsed().as_secs_f64());
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    if cli.keep.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

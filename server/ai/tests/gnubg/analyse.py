@@ -13,7 +13,10 @@ For each file: `import mat PATH`, `analyse match`, then one line
                              "choices": n, "loss": x, "skill": s}, ...], ...]}
 
 with one entry per checker play in order (rolls that could not be played
-left out): player 0 is gnubg's X (White),
+left out), and "cube": [X's, O's] gnubg's statistics of each player's cube
+decisions over the match (its "cube" block: "close-cube" decisions,
+"error-skill" in equity, "missed-double-below-cp", "wrong-double-below-dp",
+"wrong-take", "wrong-drop" and the rest): player 0 is gnubg's X (White),
 `choices` the number of plays gnubg considered, `loss` the equity of its
 best play minus that of the play made, and `skill` gnubg's mark ("doubtful",
 "bad", "very bad") or null. A last line {"done": true} ends the output.
@@ -64,7 +67,9 @@ try:
         gnubg.command("new session")
         gnubg.command("import mat " + path)
         gnubg.command("analyse match")
-        emit({"path": path, "games": plays()})
+        stats = gnubg.match(1, 0, 1, 0).get("stats", {})
+        cube = [stats.get(p, {}).get("cube", {}) for p in ("X", "O")]
+        emit({"path": path, "games": plays(), "cube": cube})
     emit({"done": True})
 except Exception:
     emit({"error": traceback.format_exc()})
