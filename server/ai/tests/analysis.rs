@@ -295,6 +295,9 @@ fn the_expert_review_uses_the_engines_own_search_for_gomoku() {
     assert_eq!(a.moves[2].best, direct.best);
 }
 
+// The test reads the checker plays' verdicts; bg-ladder also reads the cube
+// statistics.
+#[allow(dead_code)]
 #[path = "../tools/gnubg_judge.rs"]
 mod gnubg_judge;
 

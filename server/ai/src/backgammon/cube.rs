@@ -227,18 +227,15 @@ impl MatchState {
             points.push((cash_point, pass_theirs));
         }
         points.push((1.0, win));
-        let live = points
-            .windows(2)
-            .find(|s| w <= s[1].0)
-            .map_or(win, |s| {
-                let (x0, y0) = s[0];
-                let (x1, y1) = s[1];
-                if x1 - x0 <= 1e-6 {
-                    y1
-                } else {
-                    y0 + (y1 - y0) * (w - x0) / (x1 - x0)
-                }
-            });
+        let live = points.windows(2).find(|s| w <= s[1].0).map_or(win, |s| {
+            let (x0, y0) = s[0];
+            let (x1, y1) = s[1];
+            if x1 - x0 <= 1e-6 {
+                y1
+            } else {
+                y0 + (y1 - y0) * (w - x0) / (x1 - x0)
+            }
+        });
         CUBE_LIFE * live + (1.0 - CUBE_LIFE) * dead
     }
 

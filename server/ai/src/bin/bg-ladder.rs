@@ -91,7 +91,12 @@ fn main() {
                     length: cli.length,
                     ..MatchConfig::default()
                 };
-                sample_games::backgammon_match(s, [lv, lv], Duration::from_millis(cli.budget_ms), config)
+                sample_games::backgammon_match(
+                    s,
+                    [lv, lv],
+                    Duration::from_millis(cli.budget_ms),
+                    config,
+                )
             })
             .collect();
         let verdicts = gnubg_judge::judge(&records, &dir);
