@@ -153,23 +153,6 @@ impl MatchState {
         met::mwc(me, opp, post)
     }
 
-    /// Dead-cube match winning chances of the side on roll with the cube at
-    /// `cube`.
-    pub fn mwc(&self, p: &Probs, cube: i32) -> f32 {
-        let w = p[0].clamp(0.0, 1.0);
-        let gw = p[1].clamp(0.0, w);
-        let bw = p[2].clamp(0.0, gw);
-        let l = 1.0 - w;
-        let gl = p[3].clamp(0.0, l);
-        let bl = p[4].clamp(0.0, gl);
-        (w - gw) * self.mwc_after(cube, 0)
-            + (gw - bw) * self.mwc_after(2 * cube, 0)
-            + bw * self.mwc_after(3 * cube, 0)
-            + (l - gl) * self.mwc_after(0, cube)
-            + (gl - bl) * self.mwc_after(0, 2 * cube)
-            + bl * self.mwc_after(0, 3 * cube)
-    }
-
     /// The average MWC of the side on roll's wins and of its losses with
     /// the cube at `cube` (gammons and backgammons weighted in); the single
     /// game's value when a side has no chance of it.
