@@ -11,6 +11,9 @@ use crate::engines::EngineSpec;
 pub struct Config {
     /// Where `tabula.db` lives; created when first needed.
     pub data_dir: PathBuf,
+    /// A PostgreSQL database to keep everything in instead of `tabula.db`
+    /// (`postgres://user@host:port/dbname`); `None` = the embedded SQLite file.
+    pub database: Option<String>,
     /// When set, `hello` must carry this password.
     pub password: Option<String>,
     /// How long a dropped player's seat is held before the opponent may claim the win.
@@ -92,6 +95,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             data_dir: PathBuf::from("tabula-data"),
+            database: None,
             password: None,
             grace: Duration::from_secs(60),
             max_connections: 20_000,

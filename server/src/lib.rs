@@ -82,10 +82,12 @@ impl Server {
         // the same directory (a restart) to let go of it.
         let dir = config.data_dir.clone();
         let wait = config.lock_wait;
-        let (mut store, loaded) =
-            tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
+        let (mut store, loaded) = match &config.database {
+            Some(url) => store::Store::connect(url, wait).await?,
+            None => tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
                 .await
-                .map_err(|e| StoreError::Io(std::io::Error::other(e)))??;
+                .map_err(|e| StoreError::Io(std::io::Error::other(e)))??,
+        };
         store.set_answer_within(config.store_timeout);
         let shared = Arc::new(Shared::new(
             config,

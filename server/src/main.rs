@@ -24,6 +24,11 @@ struct Args {
     /// Directory for the SQLite database (created when needed).
     #[arg(long, default_value = "tabula-data")]
     data_dir: PathBuf,
+    /// Keep everything in this PostgreSQL database instead of the SQLite
+    /// file, e.g. `postgres://tabula@localhost/tabula` (the tables are made
+    /// on first start).
+    #[arg(long, value_name = "URL")]
+    database: Option<String>,
     /// Make the server private: clients must send this password.
     #[arg(long)]
     password: Option<String>,
@@ -118,6 +123,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     raise_fd_limit();
     let config = Config {
         data_dir: args.data_dir,
+        database: args.database,
         password: args.password,
         grace: Duration::from_secs(args.grace_secs),
         max_connections: args.max_connections,

@@ -1,14 +1,17 @@
 //! [`StoreError`]: why the store could not do what it was asked.
 
-/// A store error, with SQLite's reason.
+/// A store error, with the database's reason.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite refused.
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
-    /// The writer could not make a write durable; SQLite's reason, as the
-    /// writer thread told it.
-    #[error("sqlite: {0}")]
+    /// PostgreSQL refused, or could not be reached.
+    #[error("postgres: {}", super::postgres::reason(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The writer could not make a write durable; the database's reason, as
+    /// the writer told it.
+    #[error("store: {0}")]
     Write(String),
     /// The data directory could not be created.
     #[error("data directory: {0}")]

@@ -8,21 +8,30 @@
 //! Registered accounts (argon2id hashes only), Glicko-2 ratings per game and
 //! the rating history behind the weekly leaderboard live here too.
 //!
-//! All writes go through one writer thread. It takes whatever requests are
+//! With `--database postgres://...` a PostgreSQL database holds the same
+//! tables instead (the `postgres` module), for a host that runs PostgreSQL
+//! already and wants its backups and replicas.
+//!
+//! All writes go through one writer. It takes whatever requests are
 //! queued, runs them in one transaction and then answers them all (group
 //! commit), so thousands of moves per second cost a handful of commits.
 //!
 //! The rest of the server sees the [`Store`] handle, plain row types
 //! ([`PlayerRow`], [`AccountRow`], [`AppendedAction`], [`FinishedGame`],
 //! [`Loaded`]) and [`StoreError`]. Everything that speaks SQL is in the
-//! `sqlite` module, the one backend; the rating maths, the name keys and the
-//! rows know no database.
+//! `sqlite` and `postgres` modules, the two backends; the rating maths, the
+//! name keys, the rows and their views know no database.
 
 mod error;
 mod keys;
+mod postgres;
 mod ratings;
+mod request;
 mod rows;
 mod sqlite;
+#[cfg(test)]
+mod suite;
+mod views;
 mod write;
 
 use std::path::Path;
@@ -34,6 +43,7 @@ use tabula_shared::protocol::{
 
 pub use self::error::StoreError;
 pub use self::keys::{look_key, name_key};
+use self::postgres::Postgres;
 pub use self::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow};
 use self::sqlite::Sqlite;
 pub use self::sqlite::{read_finished_games, read_saved_room};
@@ -49,7 +59,29 @@ use self::write::Write;
 #[derive(Clone)]
 pub struct Store {
     /// The database behind the handle.
-    db: Sqlite,
+    db: Backend,
+}
+
+/// The database behind a [`Store`].
+#[derive(Clone)]
+enum Backend {
+    /// The embedded file, the default.
+    Sqlite(Sqlite),
+    /// A PostgreSQL database (`--database postgres://...`).
+    Postgres(Postgres),
+}
+
+/// How long the store's callers wait for an answer unless told otherwise.
+const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// Calls the same method on whichever backend `$store` has.
+macro_rules! on_backend {
+    ($store:expr, $db:ident => $call:expr) => {
+        match &$store.db {
+            Backend::Sqlite($db) => $call,
+            Backend::Postgres($db) => $call,
+        }
+    };
 }
 
 impl Store {
@@ -64,26 +96,61 @@ impl Store {
     /// server still uses the directory after `wait`.
     pub fn open(dir: &Path, wait: std::time::Duration) -> Result<(Store, Loaded), StoreError> {
         let (db, loaded) = Sqlite::open(dir, wait)?;
+        let db = Backend::Sqlite(db);
+        Ok((Store { db }, loaded))
+    }
+
+    /// Connects to the PostgreSQL database at `url` (`postgres://user@host/db`),
+    /// makes or migrates its tables, reads what it holds and starts the
+    /// writer. A server still shutting down on the same database gets up
+    /// to `wait` to let go of it.
+    ///
+    /// # Errors
+    /// When the database cannot be reached or migrated, or another server
+    /// still uses it after `wait`.
+    pub async fn connect(
+        url: &str,
+        wait: std::time::Duration,
+    ) -> Result<(Store, Loaded), StoreError> {
+        let (db, loaded) = Postgres::open(url, wait).await?;
+        let db = Backend::Postgres(db);
         Ok((Store { db }, loaded))
     }
 
     /// Sets how long a caller waits for the store's answer before it gets
     /// [`StoreError::TimedOut`] (10 s unless set).
     pub fn set_answer_within(&mut self, limit: std::time::Duration) {
-        self.db.set_answer_within(limit);
+        match &mut self.db {
+            Backend::Sqlite(db) => db.set_answer_within(limit),
+            Backend::Postgres(db) => db.set_answer_within(limit),
+        }
     }
 
     /// Commits everything queued so far, stops the writer and releases the
     /// data directory (a server started next on it may open it at once).
     /// Writes and reads queued after this fail with [`StoreError::Closed`].
     pub async fn close(&self) {
-        self.db.close().await;
+        on_backend!(self, db => db.close().await)
+    }
+
+    /// Queues `write` now and returns how ratings moved once it is committed.
+    /// `abandonable`: dropped unwritten if its caller stopped waiting first.
+    fn queue(
+        &self,
+        write: Write,
+        abandonable: bool,
+    ) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<RatingChange>, StoreError>> + Send>> {
+        match &self.db {
+            Backend::Sqlite(db) if abandonable => Box::pin(db.queue(write)),
+            Backend::Sqlite(db) => Box::pin(db.queue_unconditionally(write)),
+            Backend::Postgres(db) => Box::pin(db.queue(write, abandonable)),
+        }
     }
 
     /// Queues `write` now and returns its outcome once it is committed
     /// (for writes that move no rating).
     fn write(&self, write: Write) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
-        let done = self.db.queue(write);
+        let done = self.queue(write, true);
         async move { done.await.map(|_| ()) }
     }
 
@@ -112,7 +179,7 @@ impl Store {
         id: String,
         state: String,
     ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
-        let done = self.db.queue_unconditionally(Write::Room { id, state });
+        let done = self.queue(Write::Room { id, state }, false);
         async move { done.await.map(|_| ()) }
     }
 
@@ -138,7 +205,7 @@ impl Store {
         &self,
         game: FinishedGame,
     ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
-        self.db.queue(Write::Game(Box::new(game)))
+        self.queue(Write::Game(Box::new(game)), true)
     }
 
     /// Saves a new account. Fails if the name or the player is already registered.
@@ -173,25 +240,26 @@ impl Store {
         offset: u32,
         limit: u32,
     ) -> Result<(u32, Vec<GameSummary>), StoreError> {
-        self.db.list_games(player_id, offset, limit).await
+        on_backend!(self, db => db.list_games(player_id, offset, limit).await)
     }
 
     /// The player whose resume token this is (a guest, who is not kept in
     /// memory between visits), if the store has one.
     pub async fn player_by_token(&self, token: String) -> Result<Option<PlayerRow>, StoreError> {
-        self.db.player_by_token(token).await
+        on_backend!(self, db => db.player_by_token(token).await)
     }
 
     /// One finished game with its record, if the id is known.
     pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
-        self.db.game(game_id).await
+        on_backend!(self, db => db.game(game_id).await)
     }
 
     /// A finished game's saved analysis, if it has one (one that no longer
     /// parses is logged and treated as missing, so it is made again).
     pub async fn analysis(&self, game_id: String) -> Result<Option<GameAnalysis>, StoreError> {
         let id = game_id.clone();
-        Ok(self.db.analysis(game_id).await?.and_then(|json| {
+        let json = on_backend!(self, db => db.analysis(game_id).await)?;
+        Ok(json.and_then(|json| {
             serde_json::from_str(&json)
                 .inspect_err(
                     |e| tracing::warn!(game = %id, error = %e, "a saved analysis does not parse"),
@@ -218,7 +286,7 @@ impl Store {
     /// The dice of every finished Backgammon game, and `player_id`'s own
     /// rolls in them (the `dice_stats` answer).
     pub async fn dice_stats(&self, player_id: String) -> Result<DiceStatsReport, StoreError> {
-        self.db.dice_stats(player_id).await
+        on_backend!(self, db => db.dice_stats(player_id).await)
     }
 
     /// The top 50 of a game's leaderboard.
@@ -229,7 +297,7 @@ impl Store {
         bots: bool,
         now_ms: i64,
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
-        self.db.leaderboard(kind, period, bots, now_ms).await
+        on_backend!(self, db => db.leaderboard(kind, period, bots, now_ms).await)
     }
 }
 
@@ -291,8 +359,10 @@ mod tests {
         };
         let player = store.save_player(row);
         store.save_room("r-1".into(), "{}".into()).await.unwrap();
-        let players = store
-            .db
+        let Backend::Sqlite(db) = &store.db else {
+            unreachable!("a SQLite store")
+        };
+        let players = db
             .read(|conn| conn.query_row("SELECT COUNT(*) FROM players", [], |r| r.get::<_, i64>(0)))
             .await
             .unwrap();

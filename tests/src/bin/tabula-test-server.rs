@@ -15,6 +15,9 @@ struct Args {
     /// Where the database lives.
     #[arg(long)]
     data_dir: PathBuf,
+    /// A PostgreSQL database instead of the SQLite file in `data_dir`.
+    #[arg(long)]
+    database: Option<String>,
     /// Fixed dice seed.
     #[arg(long, default_value_t = 7)]
     dice_seed: u64,
@@ -54,6 +57,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::io::stdout().flush()?;
     let config = tabula_server::Config {
         data_dir: args.data_dir,
+        database: args.database,
         // As in `tabula_tests::test_config`: the tests' fast loops are not
         // what the flood limit is for.
         rate_burst: 500,

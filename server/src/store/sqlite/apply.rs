@@ -7,10 +7,10 @@ use tabula_shared::protocol::RatingChange;
 use tabula_shared::seat::Seat;
 
 use super::action_log::{APPEND, ActionLog};
-use super::reader::rating_pool;
 use crate::store::keys::name_key;
 use crate::store::ratings;
 use crate::store::rows::FinishedGame;
+use crate::store::views::rating_pool;
 use crate::store::write::Write;
 use crate::wall_clock::now_ms;
 

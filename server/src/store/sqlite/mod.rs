@@ -25,8 +25,8 @@ use tokio::sync::mpsc;
 
 use self::action_log::ActionLog;
 use self::reader::ReadJob;
-use self::writer::Request;
 use super::StoreError;
+use super::request::Request;
 use super::rows::Loaded;
 use super::write::Write;
 
@@ -46,9 +46,6 @@ pub(super) struct Sqlite {
     /// request for ever.
     answer_within: std::time::Duration,
 }
-
-/// How long the store's callers wait for an answer unless told otherwise.
-pub(super) const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Sqlite {
     /// Opens (creating when needed) `tabula.db` in `dir`, reads what it
@@ -95,7 +92,7 @@ impl Sqlite {
                     let _ = done.send(Ok(Vec::new()));
                 }
             })?;
-        let answer_within = ANSWER_WITHIN;
+        let answer_within = super::ANSWER_WITHIN;
         Ok((
             Sqlite {
                 writes,
@@ -118,7 +115,7 @@ impl Sqlite {
         let (done, wait) = tokio::sync::oneshot::channel();
         if self
             .writes
-            .send(writer::Request {
+            .send(Request {
                 write: Write::Close,
                 done,
                 abandonable: false,

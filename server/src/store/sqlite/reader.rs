@@ -6,16 +6,18 @@ use std::thread;
 
 use rusqlite::{Connection, OptionalExtension, params};
 use tabula_shared::protocol::{
-    DiceStats, DiceStatsReport, FinishedGame as GameView, GameKind, GameRecord, GameResult,
-    GameSummary, LeaderboardEntry, LeaderboardPeriod, RoomOptions, SeatInfo,
+    DiceStatsReport, FinishedGame as GameView, GameKind, GameRecord, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod,
 };
-use tabula_shared::seat::side_of;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Sqlite;
 use crate::store::StoreError;
-use crate::store::ratings::PROVISIONAL_DEVIATION;
 use crate::store::rows::PlayerRow;
+use crate::store::views::{
+    GameColumns, RankedColumns, WEEK_MS, game_summary, kind_name, leaderboard_entry, rating_pool,
+    tally_dice,
+};
 
 /// One read, run on the reader's connection.
 pub(super) type ReadJob = Box<dyn FnOnce(&Connection) + Send>;
@@ -160,29 +162,7 @@ impl Sqlite {
                 let id: String = r.get(0)?;
                 let players: String = r.get(1)?;
                 let record: String = r.get(2)?;
-                let parsed = (|| -> serde_json::Result<_> {
-                    let seats: Vec<SeatInfo> = serde_json::from_str(&players)?;
-                    let record: GameRecord = serde_json::from_str(&record)?;
-                    Ok((seats, record))
-                })();
-                let Ok((seats, record)) = parsed else {
-                    tracing::warn!(game = %id, "a stored game does not parse; skipped");
-                    continue;
-                };
-                let Some(actions) = record.bg_actions() else {
-                    continue;
-                };
-                let by_side = DiceStats::by_side(actions);
-                report.games += 1;
-                for side in &by_side {
-                    report.all.merge(side);
-                }
-                let mine = seats
-                    .iter()
-                    .find(|s| s.player.as_ref().is_some_and(|p| p.id == player_id));
-                if let Some(seat) = mine {
-                    report.yours.merge(&by_side[side_of(seat.seat).index()]);
-                }
+                tally_dice(&mut report, &id, &players, &record, &player_id);
             }
             Ok(report)
         })
@@ -199,20 +179,14 @@ impl Sqlite {
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
         self.read(move |conn| {
             let kind = rating_pool(kind_name(kind), bots);
-            let entry = |rank: usize,
-                         r: &rusqlite::Row<'_>,
-                         change: Option<f64>|
-             -> rusqlite::Result<LeaderboardEntry> {
-                let deviation: f64 = r.get(3)?;
-                Ok(LeaderboardEntry {
-                    rank: rank as u32 + 1,
+            let ranked = |r: &rusqlite::Row<'_>, change: Option<f64>| -> rusqlite::Result<_> {
+                Ok(RankedColumns {
                     player_id: r.get(0)?,
                     name: r.get(1)?,
-                    rating: r.get::<_, f64>(2)?.round() as i32,
-                    deviation: deviation.round() as i32,
-                    provisional: deviation > PROVISIONAL_DEVIATION,
+                    rating: r.get(2)?,
+                    deviation: r.get(3)?,
                     games: r.get(4)?,
-                    change: change.map(|c| c.round() as i32),
+                    change,
                 })
             };
             let mut out = Vec::new();
@@ -225,11 +199,11 @@ impl Sqlite {
                     )?;
                     let mut rows = stmt.query(params![kind])?;
                     while let Some(r) = rows.next()? {
-                        out.push(entry(out.len(), r, None)?);
+                        out.push(leaderboard_entry(out.len(), ranked(r, None)?));
                     }
                 }
                 LeaderboardPeriod::Week => {
-                    let since = now_ms - 7 * 24 * 3600 * 1000;
+                    let since = now_ms - WEEK_MS;
                     let mut stmt = conn.prepare_cached(
                         "SELECT h.player_id, a.name, r.rating, r.deviation, COUNT(*),
                                 SUM(h.after - h.before) AS gain
@@ -242,7 +216,7 @@ impl Sqlite {
                     let mut rows = stmt.query(params![kind, since])?;
                     while let Some(r) = rows.next()? {
                         let gain: f64 = r.get(5)?;
-                        out.push(entry(out.len(), r, Some(gain))?);
+                        out.push(leaderboard_entry(out.len(), ranked(r, Some(gain))?));
                     }
                 }
             }
@@ -253,56 +227,15 @@ impl Sqlite {
 }
 
 /// Reads one `games` row into a summary and its record; `None` when the
-/// stored JSON no longer parses (an older format), so one bad row does not
-/// hide a player's whole history.
-#[allow(clippy::type_complexity)]
-fn game_row(
-    r: &rusqlite::Row<'_>,
-) -> rusqlite::Result<Option<(GameSummary, tabula_shared::protocol::GameRecord)>> {
-    let id: String = r.get(0)?;
-    let options: String = r.get(1)?;
-    let players: String = r.get(2)?;
-    let result: String = r.get(3)?;
-    let record: String = r.get(4)?;
-    let parsed = (|| -> serde_json::Result<_> {
-        let options: RoomOptions = serde_json::from_str(&options)?;
-        let seats: Vec<SeatInfo> = serde_json::from_str(&players)?;
-        let result: GameResult = serde_json::from_str(&result)?;
-        let record: tabula_shared::protocol::GameRecord = serde_json::from_str(&record)?;
-        Ok((options, seats, result, record))
-    })();
-    let Ok((options, seats, result, record)) = parsed else {
-        tracing::warn!(game = %id, "a stored game does not parse; skipped");
-        return Ok(None);
-    };
-    Ok(Some((
-        GameSummary {
-            game_id: id,
-            options,
-            seats,
-            result,
-            actions: record.len() as u32,
-            started_at: r.get(5)?,
-            ended_at: r.get(6)?,
-        },
-        record,
-    )))
-}
-
-/// The name of a game's rating pool in the database: the players', or the
-/// bots' (`gomoku-bots`, ...).
-pub(super) fn rating_pool(kind: &str, bots: bool) -> String {
-    if bots {
-        format!("{kind}-bots")
-    } else {
-        kind.to_string()
-    }
-}
-
-/// The name a game kind has in the database.
-fn kind_name(kind: GameKind) -> &'static str {
-    match kind {
-        GameKind::Gomoku => "gomoku",
-        GameKind::Backgammon => "backgammon",
-    }
+/// stored JSON no longer parses ([`game_summary`]).
+fn game_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Option<(GameSummary, GameRecord)>> {
+    Ok(game_summary(GameColumns {
+        id: r.get(0)?,
+        options: r.get(1)?,
+        players: r.get(2)?,
+        result: r.get(3)?,
+        record: r.get(4)?,
+        started_at: r.get(5)?,
+        ended_at: r.get(6)?,
+    }))
 }

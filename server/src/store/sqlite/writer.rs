@@ -8,25 +8,14 @@ use rusqlite::Connection;
 use tabula_shared::protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::store::request::{Request, queue};
+
 use super::Sqlite;
 use super::action_log::{APPEND, ActionLog};
 use super::apply::apply;
 use super::exec;
 use crate::store::StoreError;
 use crate::store::write::Write;
-
-/// One write queued for the writer, and where its outcome goes.
-pub(super) struct Request {
-    /// What to write.
-    pub(super) write: Write,
-    /// Told once the write is committed (or failed): how ratings moved, or
-    /// why it failed.
-    pub(super) done: oneshot::Sender<Result<Vec<RatingChange>, String>>,
-    /// Whether the write is dropped, unwritten, when its caller stopped
-    /// waiting before the writer reached it (the caller was told it failed
-    /// and undid the change, so writing it would save what nobody was told).
-    pub(super) abandonable: bool,
-}
 
 /// The most requests one transaction carries.
 const MAX_BATCH: usize = 512;
@@ -76,24 +65,7 @@ impl Sqlite {
         write: Write,
         abandonable: bool,
     ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
-        let (done, wait) = oneshot::channel();
-        let sent = self.writes.send(Request {
-            write,
-            done,
-            abandonable,
-        });
-        let limit = self.answer_within;
-        async move {
-            sent.map_err(|_| StoreError::Closed)?;
-            let answer = tokio::time::timeout(limit, wait)
-                .await
-                .map_err(|_| StoreError::TimedOut(limit))?;
-            match answer {
-                Ok(Ok(changes)) => Ok(changes),
-                Ok(Err(message)) => Err(StoreError::Write(message)),
-                Err(_) => Err(StoreError::Closed),
-            }
-        }
+        queue(&self.writes, write, abandonable, self.answer_within)
     }
 }
 
@@ -108,7 +80,7 @@ pub(super) fn writer(
     let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
         while batch.len() < MAX_BATCH && !closes(batch) {
             match rx.try_recv() {
-                Ok(request) if abandoned(&request) => {}
+                Ok(request) if request.abandoned() => {}
                 Ok(request) => batch.push(request),
                 Err(_) => break,
             }
@@ -118,7 +90,7 @@ pub(super) fn writer(
     let mut last_batch = 0;
     while let Some(first) = rx.blocking_recv() {
         let mut batch = Vec::new();
-        if !abandoned(&first) {
+        if !first.abandoned() {
             batch.push(first);
         }
         drain(&mut rx, &mut batch);
@@ -212,18 +184,6 @@ pub(super) fn writer(
         }
     }
     None
-}
-
-/// Whether `request`'s caller stopped waiting for it (a time-out) and the
-/// write may be dropped. The writer checks before it begins a batch: a
-/// stalled disk then costs the callers their time-outs, not a late write
-/// of changes they were told failed.
-fn abandoned(request: &Request) -> bool {
-    if request.abandonable && request.done.is_closed() {
-        tracing::debug!("a write whose caller stopped waiting is dropped");
-        return true;
-    }
-    false
 }
 
 /// Ends a failed transaction and forgets what the log noted during it

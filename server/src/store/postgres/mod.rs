@@ -1,0 +1,148 @@
+//! The PostgreSQL backend, for a club or association that runs PostgreSQL
+//! already (its backups, its replicas): chosen with `--database
+//! postgres://...`. Every use of `tokio-postgres` in the server is in this
+//! module.
+//!
+//! Two connections: the writer's (group commit of every write, in order, on
+//! a task of its own; it also holds the lock that keeps a second server off
+//! the database) and the readers' (history and leaderboards; queries on it
+//! are pipelined). Both reconnect when their connection breaks.
+
+mod apply;
+mod load;
+mod reader;
+mod schema;
+mod statements;
+mod writer;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tabula_shared::protocol::RatingChange;
+use tokio::sync::mpsc;
+use tokio_postgres::{Client, NoTls};
+
+use self::reader::Reader;
+use super::StoreError;
+use super::request::{Request, queue};
+use super::rows::Loaded;
+use super::write::Write;
+
+/// A handle to the PostgreSQL backend; cheap to clone.
+#[derive(Clone)]
+pub(super) struct Postgres {
+    /// The writer task's queue.
+    writes: mpsc::UnboundedSender<Request>,
+    /// The readers' connection.
+    reader: Arc<Reader>,
+    /// How long a caller waits for a write or read to be answered before it
+    /// gets [`StoreError::TimedOut`].
+    answer_within: Duration,
+}
+
+/// The advisory lock a server holds on its writer's connection while it
+/// uses the database: one server per database (PostgreSQL drops the lock
+/// with the connection, so a killed server's goes at once).
+const SERVER_LOCK: i64 = 0x7461_6275_6c61_0002;
+
+impl Postgres {
+    /// Connects to the database at `url`, makes or migrates its tables,
+    /// takes the server lock (waiting up to `wait` for a server still
+    /// shutting down on it), reads what it holds and starts the writer.
+    pub(super) async fn open(url: &str, wait: Duration) -> Result<(Postgres, Loaded), StoreError> {
+        let mut client = connect(url).await?;
+        schema::migrate(&mut client).await?;
+        take_server_lock(&client, wait).await?;
+        let cutoff = crate::wall_clock::now_ms() - load::GUEST_TTL_MS;
+        let forgotten = load::forget_old_guests(&client, cutoff).await?;
+        if forgotten > 0 {
+            tracing::info!(forgotten, "forgot guests gone for 30 days with no game");
+        }
+        let loaded = load::load(&client).await?;
+        let session = writer::Session::new(client).await?;
+        let (writes, rx) = mpsc::unbounded_channel();
+        tokio::spawn(writer::writer(session, url.to_string(), rx));
+        let reader = Arc::new(Reader::new(url.to_string()));
+        Ok((
+            Postgres {
+                writes,
+                reader,
+                answer_within: super::ANSWER_WITHIN,
+            },
+            loaded,
+        ))
+    }
+
+    /// Sets how long callers wait for an answer.
+    pub(super) fn set_answer_within(&mut self, limit: Duration) {
+        self.answer_within = limit;
+    }
+
+    /// Queues `write` (see [`super::Store`]'s writes).
+    pub(super) fn queue(
+        &self,
+        write: Write,
+        abandonable: bool,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        queue(&self.writes, write, abandonable, self.answer_within)
+    }
+
+    /// Commits everything queued so far, then closes the writer's
+    /// connection (releasing the database for the next server).
+    pub(super) async fn close(&self) {
+        let (done, wait) = tokio::sync::oneshot::channel();
+        let request = Request {
+            write: Write::Close,
+            done,
+            abandonable: false,
+        };
+        if self.writes.send(request).is_ok() {
+            let _ = wait.await;
+        }
+        self.reader.close().await;
+    }
+}
+
+/// Opens a connection to `url` and runs it on a task of its own.
+async fn connect(url: &str) -> Result<Client, tokio_postgres::Error> {
+    let (client, connection) = tokio_postgres::connect(url, NoTls).await?;
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::warn!(error = %reason(&e), "a PostgreSQL connection ended");
+        }
+    });
+    Ok(client)
+}
+
+/// Takes [`SERVER_LOCK`] on `client`'s session, trying for up to `wait`.
+async fn take_server_lock(client: &Client, wait: Duration) -> Result<(), StoreError> {
+    let deadline = Instant::now() + wait;
+    loop {
+        let taken: bool = client
+            .query_one("SELECT pg_try_advisory_lock($1)", &[&SERVER_LOCK])
+            .await?
+            .get(0);
+        if taken {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(StoreError::Io(std::io::Error::other(
+                "another Tabula server is using this PostgreSQL database",
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A PostgreSQL error as a person reads it: the server's own message and
+/// detail when it sent one ("duplicate key value violates unique constraint
+/// ..."), else the driver's.
+pub(super) fn reason(e: &tokio_postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => match db.detail() {
+            Some(detail) => format!("{}: {} ({detail})", db.code().code(), db.message()),
+            None => format!("{}: {}", db.code().code(), db.message()),
+        },
+        None => e.to_string(),
+    }
+}

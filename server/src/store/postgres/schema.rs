@@ -1,0 +1,133 @@
+//! The PostgreSQL database's tables, made (or brought up to date) when a
+//! server connects. The same tables as the SQLite file, with PostgreSQL's
+//! types; the moves of running rooms are kept per room, keyed by their index.
+
+use tokio_postgres::Client;
+
+/// The schema's version: what [`migrate`] brings a database up to.
+pub(super) const VERSION: i32 = 1;
+
+/// Every table and index of version 1.
+const VERSION_1: &str = "
+CREATE TABLE IF NOT EXISTS players (
+    id TEXT PRIMARY KEY,
+    token TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    -- When the player last said hello (Unix ms): guests long gone are forgotten.
+    seen_at BIGINT NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+-- The actions of each running room since its last full save (which deletes
+-- the room's rows: the state holds them).
+CREATE TABLE IF NOT EXISTS room_actions (
+    room_id TEXT NOT NULL,
+    idx BIGINT NOT NULL,
+    action TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    clock TEXT NOT NULL,
+    PRIMARY KEY (room_id, idx)
+);
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    room_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players TEXT NOT NULL,
+    record TEXT NOT NULL,
+    result TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    ended_at BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS games_ended ON games(ended_at);
+CREATE INDEX IF NOT EXISTS games_kind ON games(kind);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    ended_at BIGINT NOT NULL,
+    PRIMARY KEY (player_id, game_id)
+);
+CREATE INDEX IF NOT EXISTS game_players_recent ON game_players(player_id, ended_at);
+CREATE TABLE IF NOT EXISTS accounts (
+    player_id TEXT PRIMARY KEY,
+    name_key TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY,
+    analysis TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+);
+-- API tokens of bot accounts: only a SHA-256 hash of each secret.
+CREATE TABLE IF NOT EXISTS api_tokens (
+    id TEXT PRIMARY KEY,
+    player_id TEXT NOT NULL,
+    label TEXT NOT NULL,
+    hash TEXT NOT NULL UNIQUE,
+    created_at BIGINT NOT NULL,
+    revoked BOOLEAN NOT NULL DEFAULT FALSE
+);
+CREATE TABLE IF NOT EXISTS ratings (
+    player_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    games INTEGER NOT NULL,
+    PRIMARY KEY (player_id, kind)
+);
+CREATE TABLE IF NOT EXISTS rating_history (
+    game_id TEXT NOT NULL,
+    player_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    before DOUBLE PRECISION NOT NULL,
+    after DOUBLE PRECISION NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (game_id, player_id)
+);
+CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history(kind, at);
+";
+
+/// The advisory lock key that serialises migrations between servers
+/// starting at once on one database.
+const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
+
+/// Brings the database up to [`VERSION`]: each step not yet applied, in
+/// order, in one transaction, while holding the migration lock. A database
+/// written by a newer Tabula is refused.
+pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::Error> {
+    let tx = client.transaction().await?;
+    tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+        .await?;
+    tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        .await?;
+    let current: Option<i32> = tx
+        .query_opt("SELECT version FROM schema_version", &[])
+        .await?
+        .map(|r| r.get(0));
+    let current = current.unwrap_or(0);
+    if current > VERSION {
+        tracing::error!(
+            database = current,
+            this_server = VERSION,
+            "the database was written by a newer Tabula; carrying on may fail"
+        );
+    }
+    if current < 1 {
+        tx.batch_execute(VERSION_1).await?;
+    }
+    if current < VERSION {
+        tx.execute("DELETE FROM schema_version", &[]).await?;
+        tx.execute(
+            "INSERT INTO schema_version (version) VALUES ($1)",
+            &[&VERSION],
+        )
+        .await?;
+    }
+    tx.commit().await
+}

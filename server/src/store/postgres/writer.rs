@@ -1,0 +1,191 @@
+//! The writer: one task with the server's only writing connection to
+//! PostgreSQL. It takes whatever requests are queued, runs them in one
+//! transaction and then answers them all (group commit), as the SQLite
+//! writer does: a commit waits for PostgreSQL's flush, so thousands of
+//! moves a second cost a handful of flushes.
+
+use std::time::{Duration, Instant};
+
+use tabula_shared::protocol::RatingChange;
+use tokio::sync::mpsc;
+use tokio_postgres::Client;
+
+use super::apply::{append, apply};
+use super::statements::Statements;
+use super::{connect, reason, take_server_lock};
+use crate::store::request::Request;
+use crate::store::rows::AppendedAction;
+use crate::store::write::Write;
+
+/// The writer's connection and its prepared statements.
+pub(super) struct Session {
+    client: Client,
+    statements: Statements,
+}
+
+impl Session {
+    /// Prepares the writer's statements on `client` (which holds the
+    /// server lock).
+    pub(super) async fn new(client: Client) -> Result<Session, tokio_postgres::Error> {
+        let statements = Statements::prepare(&client).await?;
+        Ok(Session { client, statements })
+    }
+
+    /// A new session after the connection broke: connects again and takes
+    /// the server lock back (at once: another server holding it now means
+    /// this one must not write).
+    async fn reconnect(url: &str) -> Result<Session, String> {
+        let client = connect(url).await.map_err(|e| reason(&e))?;
+        take_server_lock(&client, Duration::ZERO)
+            .await
+            .map_err(|e| e.to_string())?;
+        Session::new(client).await.map_err(|e| reason(&e))
+    }
+}
+
+/// The most requests one transaction carries.
+const MAX_BATCH: usize = 512;
+/// A commit within this long of the previous one means the store is busy.
+const BUSY: Duration = Duration::from_millis(2);
+/// A batch this large means requests are piling up.
+const BUSY_BATCH: usize = 2;
+/// How long a busy writer waits for more requests before committing.
+const LINGER: Duration = Duration::from_millis(1);
+/// A commit this slow is logged as a warning.
+const SLOW_COMMIT: Duration = Duration::from_secs(1);
+
+/// The writer task: group commit of everything queued, until a
+/// [`Write::Close`] (answered once the connection is closed) or every
+/// handle is gone.
+pub(super) async fn writer(
+    session: Session,
+    url: String,
+    mut rx: mpsc::UnboundedReceiver<Request>,
+) {
+    let mut session = Some(session);
+    let closes =
+        |batch: &[Request]| matches!(batch.last(), Some(r) if matches!(r.write, Write::Close));
+    let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
+        while batch.len() < MAX_BATCH && !closes(batch) {
+            match rx.try_recv() {
+                Ok(request) if request.abandoned() => {}
+                Ok(request) => batch.push(request),
+                Err(_) => break,
+            }
+        }
+    };
+    let mut last_commit = Instant::now();
+    let mut last_batch = 0;
+    while let Some(first) = rx.recv().await {
+        let mut batch = Vec::new();
+        if !first.abandoned() {
+            batch.push(first);
+        }
+        drain(&mut rx, &mut batch);
+        if batch.is_empty() {
+            continue;
+        }
+        if batch.len() < MAX_BATCH && last_batch >= BUSY_BATCH && last_commit.elapsed() < BUSY {
+            tokio::time::sleep(LINGER).await;
+            drain(&mut rx, &mut batch);
+        }
+        let close = if closes(&batch) { batch.pop() } else { None };
+        if !batch.is_empty() {
+            if session.as_ref().is_none_or(|s| s.client.is_closed()) {
+                session = match Session::reconnect(&url).await {
+                    Ok(s) => Some(s),
+                    Err(e) => {
+                        tracing::error!(error = %e, "the store cannot reach PostgreSQL");
+                        None
+                    }
+                };
+            }
+            let started = Instant::now();
+            let outcome = match session.as_mut() {
+                Some(s) => commit(s, &batch).await.map_err(|e| reason(&e)),
+                None => Err("the store cannot reach PostgreSQL".to_string()),
+            };
+            let took = started.elapsed();
+            if took > SLOW_COMMIT {
+                tracing::warn!(
+                    ms = took.as_millis() as u64,
+                    requests = batch.len(),
+                    "slow store commit"
+                );
+            }
+            last_commit = Instant::now();
+            last_batch = batch.len();
+            match outcome {
+                Ok(results) => {
+                    for (request, result) in batch.into_iter().zip(results) {
+                        if let Err(e) = &result {
+                            tracing::error!(error = %e, "store write failed");
+                        }
+                        let _ = request.done.send(result);
+                    }
+                }
+                Err(e) => {
+                    tracing::error!(error = %e, "store commit failed");
+                    for request in batch {
+                        let _ = request.done.send(Err(e.clone()));
+                    }
+                }
+            }
+        }
+        if let Some(close) = close {
+            // Dropping the client closes the connection: the server lock goes.
+            drop(session.take());
+            let _ = close.done.send(Ok(Vec::new()));
+            return;
+        }
+    }
+}
+
+/// One transaction carrying `batch`, in order: a run of moves in one
+/// statement; a write that may fail on its own (a name already taken) in a
+/// savepoint, so that it fails alone. Returns each request's outcome.
+async fn commit(
+    session: &mut Session,
+    batch: &[Request],
+) -> Result<Vec<Result<Vec<RatingChange>, String>>, tokio_postgres::Error> {
+    let st = &session.statements;
+    let mut tx = session.client.transaction().await?;
+    let mut results = Vec::with_capacity(batch.len());
+    let mut i = 0;
+    while i < batch.len() {
+        let mut run: Vec<AppendedAction> = Vec::new();
+        while let Some(Write::Action(a)) = batch.get(i + run.len()).map(|r| &r.write) {
+            run.push((**a).clone());
+        }
+        if !run.is_empty() {
+            append(&tx, st, &run).await?;
+            results.extend(run.iter().map(|_| Ok(Vec::new())));
+            i += run.len();
+            continue;
+        }
+        let write = &batch[i].write;
+        let result = match write {
+            // Outside a savepoint: a failure aborts the transaction, and
+            // the whole batch fails with it.
+            Write::Room { .. } | Write::DeleteRoom { .. } => Ok(apply(&tx, st, write).await?),
+            _ => {
+                let savepoint = tx.savepoint("one").await?;
+                let result = apply(&savepoint, st, write).await;
+                match result {
+                    Ok(changes) => {
+                        savepoint.commit().await?;
+                        Ok(changes)
+                    }
+                    Err(e) => {
+                        savepoint.rollback().await?;
+                        Err(reason(&e))
+                    }
+                }
+            }
+        };
+        results.push(result);
+        i += 1;
+    }
+    tx.commit().await?;
+    Ok(results)
+}

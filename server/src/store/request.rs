@@ -1,0 +1,64 @@
+//! [`Request`]: one [`Write`] queued for a backend's writer, and where its
+//! outcome goes; [`queue`] sends one and waits for the answer.
+
+use tabula_shared::protocol::RatingChange;
+use tokio::sync::{mpsc, oneshot};
+
+use super::StoreError;
+use super::write::Write;
+
+/// One write queued for a writer, and where its outcome goes.
+pub(super) struct Request {
+    /// What to write.
+    pub(super) write: Write,
+    /// Told once the write is committed (or failed): how ratings moved, or
+    /// why it failed.
+    pub(super) done: oneshot::Sender<Result<Vec<RatingChange>, String>>,
+    /// Whether the write is dropped, unwritten, when its caller stopped
+    /// waiting before the writer reached it (the caller was told it failed
+    /// and undid the change, so writing it would save what nobody was told).
+    pub(super) abandonable: bool,
+}
+
+impl Request {
+    /// Whether this request's caller stopped waiting for it (a time-out) and
+    /// the write may be dropped. Writers check before they begin a batch: a
+    /// stalled disk then costs the callers their time-outs, not a late write
+    /// of changes they were told failed.
+    pub(super) fn abandoned(&self) -> bool {
+        if self.abandonable && self.done.is_closed() {
+            tracing::debug!("a write whose caller stopped waiting is dropped");
+            return true;
+        }
+        false
+    }
+}
+
+/// Queues `write` on `writes` now, when called (not when the future is
+/// first polled), and returns its outcome once it has been committed, or
+/// [`StoreError::TimedOut`] after `limit`. Writes are committed in the order
+/// they are queued, so anything queued later is durable only once this is.
+pub(super) fn queue(
+    writes: &mpsc::UnboundedSender<Request>,
+    write: Write,
+    abandonable: bool,
+    limit: std::time::Duration,
+) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+    let (done, wait) = oneshot::channel();
+    let sent = writes.send(Request {
+        write,
+        done,
+        abandonable,
+    });
+    async move {
+        sent.map_err(|_| StoreError::Closed)?;
+        let answer = tokio::time::timeout(limit, wait)
+            .await
+            .map_err(|_| StoreError::TimedOut(limit))?;
+        match answer {
+            Ok(Ok(changes)) => Ok(changes),
+            Ok(Err(message)) => Err(StoreError::Write(message)),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+}
