@@ -40,6 +40,21 @@ async fn actions(client: &mut Client, room: &str) -> usize {
 
 #[tokio::test]
 async fn acknowledged_moves_and_players_survive_a_kill_loop() {
+    kill_loop(&[]).await;
+}
+
+/// The same loop with PostgreSQL as the store: a real PostgreSQL started
+/// for the test; only the Tabula server is killed.
+#[tokio::test]
+async fn acknowledged_moves_and_players_survive_a_kill_loop_on_postgres() {
+    let pg = tabula_test_postgres::TestPostgres::start();
+    let url = pg.database();
+    kill_loop(&["--database", &url]).await;
+}
+
+/// Kills the server (started with `args`) eight times at arbitrary moments
+/// while two players move, and checks what each restart recovered.
+async fn kill_loop(args: &[&str]) {
     let exe = env!("CARGO_BIN_EXE_tabula-test-server");
     let dir = tempfile::tempdir().expect("dir");
     let black = points([0, 1]);
@@ -49,7 +64,7 @@ async fn acknowledged_moves_and_players_survive_a_kill_loop() {
     let mut acked = 0usize;
     let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
     for round in 0..8 {
-        let server = ChildServer::start(exe, dir.path(), None);
+        let server = ChildServer::start_with_args(exe, dir.path(), args);
         // Everyone welcomed before a kill comes back.
         for (name, token) in &tokens {
             let mut back = Client::connect(server.addr).await;
@@ -111,7 +126,7 @@ async fn acknowledged_moves_and_players_survive_a_kill_loop() {
         play.await.expect("the player task");
         acked += done.load(Ordering::SeqCst);
     }
-    let server = ChildServer::start(exe, dir.path(), None);
+    let server = ChildServer::start_with_args(exe, dir.path(), args);
     let mut ada = Client::connect(server.addr).await;
     ada.hello("Ada", Some(&tokens[0].1)).await;
     ada.join(&room, "player").await;

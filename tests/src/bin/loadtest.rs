@@ -21,6 +21,11 @@
 //!   servers' ramps run interleaved, Tabula's at half the relay's rates.
 //!   (`--paced`, a diagnostic: Tabula's at the relay's rates on half the
 //!   games instead.)
+//!
+//! With `--postgres URL`, the baseline is Tabula itself on that PostgreSQL
+//! database instead of the relay: the table then compares the two store
+//! backends in the same run (columns `postgres` and `tabula`, the SQLite
+//! file), both at the same rates.
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -63,6 +68,10 @@ struct Args {
     /// end, not the relay, set its figure.)
     #[arg(long, default_value_t = 2_000)]
     peak_games: usize,
+    /// Compare Tabula on this PostgreSQL database (the `postgres` column)
+    /// with Tabula on its SQLite file, instead of with the relay.
+    #[arg(long, value_name = "URL")]
+    postgres: Option<String>,
     /// Only measure this target: tabula or relay.
     #[arg(long)]
     only: Option<String>,
@@ -106,6 +115,9 @@ enum Cmd {
     ServeTabula {
         #[arg(long)]
         data_dir: std::path::PathBuf,
+        /// A PostgreSQL database instead of the SQLite file.
+        #[arg(long)]
+        database: Option<String>,
     },
     /// Run the bare relay (child process of the tool).
     ServeRelay,
@@ -118,7 +130,9 @@ fn main() {
     let _ = rlimit::increase_nofile_limit(u64::MAX);
     let runtime = tokio::runtime::Runtime::new().expect("runtime");
     match args.command {
-        Some(Cmd::ServeTabula { data_dir }) => runtime.block_on(serve_tabula(data_dir)),
+        Some(Cmd::ServeTabula { data_dir, database }) => {
+            runtime.block_on(serve_tabula(data_dir, database))
+        }
         Some(Cmd::ServeRelay) => runtime.block_on(serve_relay()),
         None => runtime.block_on(drive(args)),
     }
@@ -126,11 +140,12 @@ fn main() {
 
 // ---------- the two servers ----------
 
-async fn serve_tabula(data_dir: std::path::PathBuf) {
+async fn serve_tabula(data_dir: std::path::PathBuf, database: Option<String>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     println!("LISTENING {}", listener.local_addr().expect("addr"));
     let config = tabula_server::Config {
         data_dir,
+        database,
         max_connections: 100_000,
         max_rooms: 100_000,
         // The peak ramp moves far faster than people do; the default per-connection
@@ -235,7 +250,9 @@ impl Drop for Target {
     }
 }
 
-fn start(tabula: bool) -> Target {
+/// Starts the relay (`tabula` false) or a Tabula server, on `database`
+/// when given.
+fn start(tabula: bool, database: Option<&str>) -> Target {
     use std::io::BufRead;
     let exe = std::env::current_exe().expect("exe");
     let mut cmd = match std::env::var(WRAP) {
@@ -254,6 +271,9 @@ fn start(tabula: bool) -> Target {
         Some(d) => cmd.arg("serve-tabula").arg("--data-dir").arg(d.path()),
         None => cmd.arg("serve-relay"),
     };
+    if let Some(url) = database {
+        cmd.arg("--database").arg(url);
+    }
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -269,7 +289,11 @@ fn start(tabula: bool) -> Target {
         .parse()
         .expect("addr");
     Target {
-        name: if tabula { "tabula" } else { "relay" },
+        name: match (tabula, database) {
+            (false, _) => "relay",
+            (true, None) => "tabula",
+            (true, Some(_)) => "postgres",
+        },
         tabula,
         addr,
         child,
@@ -555,12 +579,21 @@ async fn drive(args: Args) {
     );
     let mut targets = Vec::new();
     let mut rows = Vec::new();
+    // The baseline first: the relay, or Tabula on PostgreSQL.
+    let baseline = args.postgres.as_deref();
     for tabula in [false, true] {
-        let name = if tabula { "tabula" } else { "relay" };
+        let name = match (tabula, baseline) {
+            (true, _) => "tabula",
+            (false, None) => "relay",
+            (false, Some(_)) => "postgres",
+        };
         if args.only.as_deref().is_some_and(|o| o != name) {
             continue;
         }
-        let target = start(tabula);
+        let target = match baseline {
+            Some(url) if !tabula => start(true, Some(url)),
+            _ => start(tabula, None),
+        };
         tokio::time::sleep(Duration::from_millis(300)).await;
         rows.push(measure(&target, &args).await);
         targets.push(target);
@@ -589,7 +622,12 @@ async fn drive(args: Args) {
             row.extend(ramp.finish());
         }
     }
-    println!("\n| figure | relay | tabula | tabula/relay |");
+    let base = if baseline.is_some() {
+        "postgres"
+    } else {
+        "relay"
+    };
+    println!("\n| figure | {base} | tabula | tabula/{base} |");
     println!("|---|---|---|---|");
     let keys: Vec<String> = rows
         .first()

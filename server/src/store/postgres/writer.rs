@@ -142,8 +142,8 @@ pub(super) async fn writer(
 }
 
 /// One transaction carrying `batch`, in order: a run of moves in one
-/// statement; a write that may fail on its own (a name already taken) in a
-/// savepoint, so that it fails alone. Returns each request's outcome.
+/// statement; a write that may fail on its own (a name already taken, a
+/// game's rating update) in a savepoint, so that it fails alone. Returns each request's outcome.
 async fn commit(
     session: &mut Session,
     batch: &[Request],
@@ -165,9 +165,16 @@ async fn commit(
         }
         let write = &batch[i].write;
         let result = match write {
-            // Outside a savepoint: a failure aborts the transaction, and
-            // the whole batch fails with it.
-            Write::Room { .. } | Write::DeleteRoom { .. } => Ok(apply(&tx, st, write).await?),
+            // Writes that fail only when the database does (upserts, and
+            // inserts that ignore a duplicate) go outside a savepoint: a
+            // failure aborts the transaction, and the whole batch fails
+            // with it. A savepoint costs two more round trips.
+            Write::Player(_)
+            | Write::Room { .. }
+            | Write::DeleteRoom { .. }
+            | Write::Analysis { .. }
+            | Write::RevokeApiToken { .. }
+            | Write::Close => Ok(apply(&tx, st, write).await?),
             _ => {
                 let savepoint = tx.savepoint("one").await?;
                 let result = apply(&savepoint, st, write).await;

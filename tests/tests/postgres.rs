@@ -1,0 +1,174 @@
+//! Tabula on PostgreSQL, end to end: a real PostgreSQL started for each
+//! test (`tabula-test-postgres`), the real server on it, real sockets.
+//! Accounts, rated games, leaderboards and history across a restart, and
+//! a game that survives the server being killed.
+
+use serde_json::{Value, json};
+use tabula_test_postgres::TestPostgres;
+use tabula_tests::{ChildServer, Client, TestServer, gomoku_options, point, test_config};
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A server on the PostgreSQL database at `url`.
+async fn server_on(url: &str, dir: &std::path::Path) -> TestServer {
+    let config = tabula_server::Config {
+        database: Some(url.to_string()),
+        ..test_config(dir)
+    };
+    TestServer::start_with(config).await
+}
+
+/// `first` (black) makes five on row 0 while `second` plays row 5.
+async fn play_five(first: &mut Client, second: &mut Client, room: &str) -> Value {
+    for i in 0..4u8 {
+        let reply = first
+            .act(room, json!({"kind": "place", "point": point(i, 0)}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+        let reply = second
+            .act(room, json!({"kind": "place", "point": point(i, 5)}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+    }
+    let reply = first
+        .act(room, json!({"kind": "place", "point": point(4, 0)}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    first.event("game_over").await
+}
+
+#[tokio::test]
+async fn accounts_ratings_and_history_live_in_postgres_across_a_restart() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server_on(&url, dir.path()).await;
+    let mut players = Vec::new();
+    for name in ["Ada", "Bob"] {
+        let mut client = server.client(name).await;
+        let reply = client
+            .request(json!({"type": "register", "password": PASSWORD}))
+            .await;
+        assert_eq!(reply["type"], "registered", "{reply}");
+        players.push(client);
+    }
+    let [mut ada, mut bob] = <[Client; 2]>::try_from(players).ok().expect("two");
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["rated"] = json!(true);
+    let (room, _) = ada.create(options).await;
+    bob.join(&room, "player").await;
+    let over = play_five(&mut ada, &mut bob, &room).await;
+    let game_id = over["event"]["game_id"]
+        .as_str()
+        .expect("game id")
+        .to_string();
+    let after = over["event"]["ratings"][0]["after"].clone();
+    assert!(after.as_i64().unwrap() > 1500, "{over}");
+    server.stop().await;
+    // Nothing of it is in the data directory: it is all in PostgreSQL.
+    assert!(!dir.path().join("tabula.db").exists());
+
+    let server = server_on(&url, dir.path()).await;
+    let mut ada = Client::connect(server.addr).await;
+    let welcome = ada
+        .request(
+            json!({"type": "hello", "protocol": 1, "name": "Ada", "account_password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(welcome["type"], "welcome", "the account is kept: {welcome}");
+    let board = ada
+        .request(json!({"type": "get_leaderboard", "game": "gomoku"}))
+        .await;
+    let names: Vec<&str> = board["entries"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .map(|e| e["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Ada", "Bob"], "{board}");
+    assert_eq!(board["entries"][0]["rating"], after);
+    let week = ada
+        .request(json!({"type": "get_leaderboard", "game": "gomoku", "period": "week"}))
+        .await;
+    assert!(week["entries"][0]["change"].as_i64().unwrap() > 0, "{week}");
+    let page = ada.request(json!({"type": "list_games"})).await;
+    assert_eq!(page["total"], 1, "{page}");
+    assert_eq!(page["games"][0]["game_id"], json!(game_id));
+    assert_eq!(page["games"][0]["actions"], 9);
+    assert_eq!(page["games"][0]["result"]["winner"], "first");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn killing_a_server_on_postgres_mid_game_loses_nothing() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let args = ["--database", url.as_str()];
+    let server = ChildServer::start_with_args(exe, dir.path(), &args);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", None).await;
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    for i in 0..3u8 {
+        let reply = ada
+            .act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
+            .await;
+        assert_eq!(reply["type"], "event");
+        let reply = bob
+            .act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
+            .await;
+        assert_eq!(reply["type"], "event");
+    }
+    server.kill();
+
+    // A new server on the same database: the guests' tokens, the room and
+    // its six acknowledged moves are all there.
+    let server = ChildServer::start_with_args(exe, dir.path(), &args);
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    let mut bob2 = Client::connect(server.addr).await;
+    bob2.hello("Bob", Some(&bob.token)).await;
+    assert_eq!(ada2.player_id, ada.player_id);
+    assert_eq!(ada2.rooms, vec![room.clone()]);
+    ada2.join(&room, "player").await;
+    let snap = ada2.expect(|m| m["type"] == "snapshot").await;
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(6)
+    );
+    bob2.join(&room, "player").await;
+    for i in 3..5u8 {
+        let reply = ada2
+            .act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
+            .await;
+        assert_eq!(reply["type"], "event");
+        if i < 4 {
+            let reply = bob2
+                .act(&room, json!({"kind": "place", "point": point(4 + i, 9)}))
+                .await;
+            assert_eq!(reply["type"], "event");
+        }
+    }
+    let over = bob2.event("game_over").await;
+    assert_eq!(over["event"]["result"]["winner"], "first");
+    let page = ada2.request(json!({"type": "list_games"})).await;
+    assert_eq!(page["games"][0]["actions"], 9, "{page}");
+    // The record is the whole game, as the export gives it.
+    let game_id = page["games"][0]["game_id"].clone();
+    let game = ada2
+        .request(json!({"type": "get_game", "game_id": game_id}))
+        .await;
+    assert_eq!(
+        game["game"]["record"]["actions"].as_array().map(Vec::len),
+        Some(9),
+        "{game}"
+    );
+}
