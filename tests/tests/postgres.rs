@@ -1,11 +1,14 @@
 //! Tabula on PostgreSQL, end to end: a real PostgreSQL started for each
 //! test (`tabula-test-postgres`), the real server on it, real sockets.
-//! Accounts, rated games, leaderboards and history across a restart, and
-//! a game that survives the server being killed.
+//! Accounts, rated games, leaderboards and history across a restart, the
+//! dice statistics and a saved analysis, and a game that survives the server
+//! being killed.
 
 use serde_json::{Value, json};
 use tabula_test_postgres::TestPostgres;
-use tabula_tests::{ChildServer, Client, TestServer, gomoku_options, point, test_config};
+use tabula_tests::{
+    ChildServer, Client, TestServer, backgammon_options, gomoku_options, point, test_config,
+};
 
 const PASSWORD: &str = "correct horse battery";
 
@@ -171,4 +174,55 @@ async fn killing_a_server_on_postgres_mid_game_loses_nothing() {
         Some(9),
         "{game}"
     );
+}
+
+#[tokio::test]
+async fn dice_statistics_and_analyses_are_kept_in_postgres() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let dir = tempfile::tempdir().expect("dir");
+    let server = server_on(&url, dir.path()).await;
+    let mut ada = server.client("Ada").await;
+    let (room, _) = ada
+        .create(backgammon_options(
+            json!({"kind": "ai", "level": "beginner"}),
+            "white",
+            1,
+        ))
+        .await;
+    // The opening roll, then Ada gives up a backgammon (always accepted).
+    ada.action_where(|a| a["kind"] == "opening_roll").await;
+    let resign = ada
+        .request(json!({"type": "resign", "room_id": room, "kind": "backgammon"}))
+        .await;
+    assert_ne!(resign["type"], "error", "{resign}");
+    let over = ada.event("game_over").await;
+    let game_id = over["event"]["game_id"]
+        .as_str()
+        .expect("game id")
+        .to_string();
+
+    let stats = ada.request_patiently(json!({"type": "dice_stats"})).await;
+    assert_eq!(stats["type"], "dice_stats", "{stats}");
+    assert_eq!(stats["report"]["games"], 1, "{stats}");
+
+    ada.send(json!({"type": "analyse", "game_id": game_id, "request_id": 5}))
+        .await;
+    let analysis = ada
+        .expect(|m| m["request_id"] == json!(5) && m["type"] != "analysis_progress")
+        .await;
+    assert_eq!(analysis["type"], "analysis", "{analysis}");
+    server.stop().await;
+
+    // After a restart the analysis is read back, not made again.
+    let server = server_on(&url, dir.path()).await;
+    let mut bob = server.client("Bob").await;
+    bob.send(json!({"type": "analyse", "game_id": game_id, "request_id": 6}))
+        .await;
+    let again = bob.expect(|m| m["request_id"] == json!(6)).await;
+    assert_eq!(again["type"], "analysis", "the saved one, at once: {again}");
+    assert_eq!(again["analysis"], analysis["analysis"]);
+    let stats = bob.request_patiently(json!({"type": "dice_stats"})).await;
+    assert_eq!(stats["report"]["games"], 1, "{stats}");
+    server.stop().await;
 }

@@ -251,3 +251,43 @@ async fn a_second_server_on_the_same_store_waits_for_the_first() {
     })
     .await;
 }
+
+/// Hundreds of writes queued at once (a few batches, pipelined on
+/// PostgreSQL): full saves and moves of several rooms interleaved, and every
+/// room comes back with exactly the moves after its last full save.
+#[tokio::test]
+async fn interleaved_saves_and_moves_keep_their_order() {
+    on_both(|place| async move {
+        let (store, _) = place.open().await;
+        let mut writes: Vec<std::pin::Pin<Box<dyn Future<Output = _> + Send>>> = Vec::new();
+        let mut expected: std::collections::BTreeMap<String, (String, Vec<String>)> =
+            Default::default();
+        for step in 0..300u64 {
+            let room = format!("r{}", step % 7);
+            let entry = expected.entry(room.clone()).or_default();
+            if step % 11 == 0 || entry.0.is_empty() {
+                let state = format!("{room}@{step}");
+                writes.push(Box::pin(store.save_room(room.clone(), state.clone())));
+                *entry = (state, Vec::new());
+            } else {
+                let index = entry.1.len() as u64;
+                let a = action(&room, index);
+                entry.1.push(a.action.clone());
+                writes.push(Box::pin(store.append_action(a)));
+            }
+        }
+        for w in writes {
+            w.await.unwrap();
+        }
+        store.close().await;
+        let (store, loaded) = place.open().await;
+        let got = rooms(&loaded);
+        let want: Vec<_> = expected
+            .into_iter()
+            .map(|(room, (state, actions))| (room, state, actions))
+            .collect();
+        assert_eq!(got, want);
+        store.close().await;
+    })
+    .await;
+}

@@ -14,8 +14,9 @@ use crate::store::views::rating_pool;
 use crate::store::write::Write;
 use crate::wall_clock::now_ms;
 
-/// Runs the statements of one write (not a move: see [`append`]); returns
-/// how ratings moved (a rated game).
+/// Runs the statements of one write; returns how ratings moved (a rated
+/// game). Every write but a finished game is exactly one statement, sent
+/// when the future is first polled: the writer pipelines those.
 pub(super) async fn apply(
     tx: &Transaction<'_>,
     st: &Statements,
@@ -30,7 +31,6 @@ pub(super) async fn apply(
         Write::Action(a) => append(tx, st, std::slice::from_ref(&**a)).await?,
         Write::DeleteRoom { id } => {
             tx.execute(&st.delete_room, &[id]).await?;
-            tx.execute(&st.clear_actions, &[id]).await?;
         }
         Write::Game(g) => {
             tx.execute(
@@ -99,7 +99,7 @@ pub(super) async fn apply(
 }
 
 /// Saves a room's whole state; its actions so far are in it, so the
-/// room's action rows go.
+/// room's action rows go (in the same statement).
 async fn save_room(
     tx: &Transaction<'_>,
     st: &Statements,
@@ -107,7 +107,6 @@ async fn save_room(
     state: &str,
 ) -> Result<(), tokio_postgres::Error> {
     tx.execute(&st.room, &[&id, &state, &now_ms()]).await?;
-    tx.execute(&st.clear_actions, &[&id]).await?;
     Ok(())
 }
 

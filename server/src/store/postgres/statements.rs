@@ -1,5 +1,6 @@
 //! [`Statements`]: every statement the writer runs, prepared once per
-//! connection (a write then costs one round trip per statement, not two).
+//! connection (a write is then sent at once, with no round trip to prepare
+//! it first, so that the writer can pipeline them).
 
 use tokio_postgres::{Client, Statement};
 
@@ -7,7 +8,6 @@ use tokio_postgres::{Client, Statement};
 pub(super) struct Statements {
     pub(super) player: Statement,
     pub(super) room: Statement,
-    pub(super) clear_actions: Statement,
     pub(super) actions: Statement,
     pub(super) delete_room: Statement,
     pub(super) game: Statement,
@@ -31,15 +31,17 @@ impl Statements {
                      ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, seen_at = EXCLUDED.seen_at",
                 )
                 .await?,
+            // One statement each (a data-modifying WITH): the writer pipelines
+            // a batch's statements, which PostgreSQL runs in the order sent,
+            // and a write of two statements would let the next write's slip
+            // between them (a move inserted, then deleted with the old ones).
             room: client
                 .prepare(
-                    "INSERT INTO rooms (id, state, updated_at) VALUES ($1, $2, $3)
+                    "WITH cleared AS (DELETE FROM room_actions WHERE room_id = $1)
+                     INSERT INTO rooms (id, state, updated_at) VALUES ($1, $2, $3)
                      ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state,
                         updated_at = EXCLUDED.updated_at",
                 )
-                .await?,
-            clear_actions: client
-                .prepare("DELETE FROM room_actions WHERE room_id = $1")
                 .await?,
             // A run of moves in one statement: the batch's arrays, unnested.
             actions: client
@@ -50,7 +52,12 @@ impl Statements {
                         seq = EXCLUDED.seq, clock = EXCLUDED.clock",
                 )
                 .await?,
-            delete_room: client.prepare("DELETE FROM rooms WHERE id = $1").await?,
+            delete_room: client
+                .prepare(
+                    "WITH cleared AS (DELETE FROM room_actions WHERE room_id = $1)
+                     DELETE FROM rooms WHERE id = $1",
+                )
+                .await?,
             game: client
                 .prepare(
                     "INSERT INTO games

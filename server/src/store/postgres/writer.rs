@@ -4,6 +4,8 @@
 //! writer does: a commit waits for PostgreSQL's flush, so thousands of
 //! moves a second cost a handful of flushes.
 
+use std::pin::Pin;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use tabula_shared::protocol::RatingChange;
@@ -141,9 +143,26 @@ pub(super) async fn writer(
     }
 }
 
-/// One transaction carrying `batch`, in order: a run of moves in one
-/// statement; a write that may fail on its own (a name already taken, a
-/// game's rating update) in a savepoint, so that it fails alone. Returns each request's outcome.
+/// Whether a write runs in a savepoint of its own: one that may fail alone
+/// (a name already taken) or that is several statements (a finished game
+/// and its ratings). Every other write fails only when the database does,
+/// and is one statement.
+fn in_savepoint(write: &Write) -> bool {
+    matches!(
+        write,
+        Write::Game(_) | Write::Account(_) | Write::ApiToken(_)
+    )
+}
+
+/// A write's future, as the writer pipelines them.
+type Pending<'a> = Pin<Box<dyn Future<Output = Result<(), tokio_postgres::Error>> + Send + 'a>>;
+
+/// One transaction carrying `batch`, in order. The writes outside
+/// savepoints are pipelined: each is one statement, all are sent before the
+/// first answer is awaited (PostgreSQL runs them in the order sent), and a
+/// run of moves is one statement. A write in a savepoint waits for those
+/// before it and goes alone, so that its failure is its own. Returns each
+/// request's outcome.
 async fn commit(
     session: &mut Session,
     batch: &[Request],
@@ -153,41 +172,38 @@ async fn commit(
     let mut results = Vec::with_capacity(batch.len());
     let mut i = 0;
     while i < batch.len() {
-        let mut run: Vec<AppendedAction> = Vec::new();
-        while let Some(Write::Action(a)) = batch.get(i + run.len()).map(|r| &r.write) {
-            run.push((**a).clone());
+        let start = i;
+        let mut pending: Vec<Pending<'_>> = Vec::new();
+        while i < batch.len() && !in_savepoint(&batch[i].write) {
+            let mut run: Vec<AppendedAction> = Vec::new();
+            while let Some(Write::Action(a)) = batch.get(i + run.len()).map(|r| &r.write) {
+                run.push((**a).clone());
+            }
+            if run.is_empty() {
+                let write = &batch[i].write;
+                let tx = &tx;
+                pending.push(Box::pin(
+                    async move { apply(tx, st, write).await.map(drop) },
+                ));
+                i += 1;
+            } else {
+                i += run.len();
+                let tx = &tx;
+                pending.push(Box::pin(async move { append(tx, st, &run).await }));
+            }
         }
-        if !run.is_empty() {
-            append(&tx, st, &run).await?;
-            results.extend(run.iter().map(|_| Ok(Vec::new())));
-            i += run.len();
-            continue;
-        }
-        let write = &batch[i].write;
-        let result = match write {
-            // Writes that fail only when the database does (upserts, and
-            // inserts that ignore a duplicate) go outside a savepoint: a
-            // failure aborts the transaction, and the whole batch fails
-            // with it. A savepoint costs two more round trips.
-            Write::Player(_)
-            | Write::Room { .. }
-            | Write::DeleteRoom { .. }
-            | Write::Analysis { .. }
-            | Write::RevokeApiToken { .. }
-            | Write::Close => Ok(apply(&tx, st, write).await?),
-            _ => {
-                let savepoint = tx.savepoint("one").await?;
-                let result = apply(&savepoint, st, write).await;
-                match result {
-                    Ok(changes) => {
-                        savepoint.commit().await?;
-                        Ok(changes)
-                    }
-                    Err(e) => {
-                        savepoint.rollback().await?;
-                        Err(reason(&e))
-                    }
-                }
+        pipeline(pending).await?;
+        results.extend((start..i).map(|_| Ok(Vec::new())));
+        let Some(request) = batch.get(i) else { break };
+        let savepoint = tx.savepoint("one").await?;
+        let result = match apply(&savepoint, st, &request.write).await {
+            Ok(changes) => {
+                savepoint.commit().await?;
+                Ok(changes)
+            }
+            Err(e) => {
+                savepoint.rollback().await?;
+                Err(reason(&e))
             }
         };
         results.push(result);
@@ -195,4 +211,21 @@ async fn commit(
     }
     tx.commit().await?;
     Ok(results)
+}
+
+/// Sends every statement of `pending` in order (each future's first poll
+/// sends its statement), then waits for all the answers.
+async fn pipeline(mut pending: Vec<Pending<'_>>) -> Result<(), tokio_postgres::Error> {
+    let mut done = Vec::with_capacity(pending.len());
+    for future in &mut pending {
+        let first = std::future::poll_fn(|cx| Poll::Ready(future.as_mut().poll(cx))).await;
+        done.push(first);
+    }
+    for (future, first) in pending.into_iter().zip(done) {
+        match first {
+            Poll::Ready(result) => result?,
+            Poll::Pending => future.await?,
+        }
+    }
+    Ok(())
 }
