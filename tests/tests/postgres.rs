@@ -226,3 +226,67 @@ async fn dice_statistics_and_analyses_are_kept_in_postgres() {
     assert_eq!(stats["report"]["games"], 1, "{stats}");
     server.stop().await;
 }
+
+/// Places a stone, retrying while the store refuses it (`internal`: the
+/// move was not saved, so nobody was told); returns how many refusals.
+async fn place_until_saved(client: &mut Client, room: &str, x: u8, y: u8) -> u32 {
+    let mut refused = 0;
+    loop {
+        let reply = client
+            .act(room, json!({"kind": "place", "point": point(x, y)}))
+            .await;
+        match reply["type"].as_str() {
+            Some("event") => return refused,
+            _ if reply["code"] == "internal" && refused < 100 => {
+                refused += 1;
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            _ => panic!("move refused: {reply}"),
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_postgres_restart_mid_game_loses_nothing_acknowledged() {
+    let mut pg = TestPostgres::start();
+    let url = pg.database();
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let dir = tempfile::tempdir().expect("dir");
+    let args = ["--database", url.as_str()];
+    let server = ChildServer::start_with_args(exe, dir.path(), &args);
+    let mut ada = Client::connect(server.addr).await;
+    ada.hello("Ada", None).await;
+    let mut bob = Client::connect(server.addr).await;
+    bob.hello("Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    bob.join(&room, "player").await;
+    for x in 4..6u8 {
+        place_until_saved(&mut ada, &room, x, 7).await;
+        place_until_saved(&mut bob, &room, x, 9).await;
+    }
+    // PostgreSQL goes down and comes back (every connection cut): the
+    // server's writer and reader connect again, and the game goes on.
+    pg.restart();
+    let mut refused = 0;
+    for x in 6..8u8 {
+        refused += place_until_saved(&mut ada, &room, x, 7).await;
+        refused += place_until_saved(&mut bob, &room, x, 9).await;
+    }
+    assert!(refused <= 2, "{refused} moves refused after the restart");
+    // Every acknowledged move is in PostgreSQL: a new server finds all eight.
+    server.kill();
+    let server = ChildServer::start_with_args(exe, dir.path(), &args);
+    let mut ada2 = Client::connect(server.addr).await;
+    ada2.hello("Ada", Some(&ada.token)).await;
+    ada2.join(&room, "player").await;
+    let snap = ada2.expect(|m| m["type"] == "snapshot").await;
+    assert_eq!(
+        snap["snapshot"]["record"]["actions"]
+            .as_array()
+            .map(Vec::len),
+        Some(8),
+        "{snap}"
+    );
+}

@@ -47,10 +47,9 @@ impl TestPostgres {
             .tempdir()
             .expect("a temporary directory");
         give_to_postgres_user(dir.path());
-        let data = dir.path().join("data");
         let status = command(&bin, "initdb")
             .arg("-D")
-            .arg(&data)
+            .arg(dir.path().join("data"))
             .args(["-U", USER, "--auth=trust", "--encoding=UTF8", "--no-locale"])
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -63,20 +62,7 @@ impl TestPostgres {
         );
         for _attempt in 0..5 {
             let port = free_port();
-            let log = std::fs::File::create(dir.path().join("server.log")).expect("a log file");
-            give_to_postgres_user(&dir.path().join("server.log"));
-            let mut server = command(&bin, "postgres")
-                .arg("-D")
-                .arg(&data)
-                .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
-                .arg("-k")
-                .arg(dir.path())
-                // Enough connections for several servers and their readers.
-                .args(["-c", "max_connections=200"])
-                .stdout(Stdio::null())
-                .stderr(log)
-                .spawn()
-                .expect("postgres starts");
+            let mut server = spawn_server(&bin, dir.path(), port);
             if wait_ready(&mut server, &bin, port, Duration::from_secs(30)) {
                 return TestPostgres {
                     dir,
@@ -92,6 +78,44 @@ impl TestPostgres {
         }
         let log = std::fs::read_to_string(dir.path().join("server.log")).unwrap_or_default();
         panic!("PostgreSQL did not start:\n{log}");
+    }
+
+    /// Stops the server at once (PostgreSQL's immediate shutdown: every
+    /// connection is cut, nothing is flushed that was not committed) and
+    /// starts it again on the same port and files.
+    ///
+    /// # Panics
+    /// When it does not come back.
+    pub fn restart(&mut self) {
+        self.stop_now();
+        self.server = spawn_server(&self.bin, self.dir.path(), self.port);
+        assert!(
+            wait_ready(
+                &mut self.server,
+                &self.bin,
+                self.port,
+                Duration::from_secs(30)
+            ),
+            "PostgreSQL did not come back:\n{}",
+            self.log()
+        );
+    }
+
+    /// Immediate shutdown (SIGQUIT), waiting for the server to exit.
+    fn stop_now(&mut self) {
+        // SAFETY: kill only sends a signal to our own child.
+        unsafe {
+            libc::kill(self.server.id() as libc::pid_t, libc::SIGQUIT);
+        }
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.server.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.server.kill();
+        let _ = self.server.wait();
     }
 
     /// Makes a new, empty database and returns its URL
@@ -133,21 +157,32 @@ impl TestPostgres {
 
 impl Drop for TestPostgres {
     fn drop(&mut self) {
-        // SIGQUIT: PostgreSQL's immediate shutdown (the cluster is thrown away).
-        // SAFETY: kill only sends a signal to our own child.
-        unsafe {
-            libc::kill(self.server.id() as libc::pid_t, libc::SIGQUIT);
-        }
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.server.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.server.kill();
-        let _ = self.server.wait();
+        self.stop_now();
     }
+}
+
+/// Starts `postgres` on the cluster in `dir` (its `data`), listening on
+/// `port` of 127.0.0.1, logging to `dir/server.log`.
+fn spawn_server(bin: &Path, dir: &Path, port: u16) -> Child {
+    let log_path = dir.join("server.log");
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&log_path)
+        .expect("a log file");
+    give_to_postgres_user(&log_path);
+    command(bin, "postgres")
+        .arg("-D")
+        .arg(dir.join("data"))
+        .args(["-p", &port.to_string(), "-c", "listen_addresses=127.0.0.1"])
+        .arg("-k")
+        .arg(dir)
+        // Enough connections for several servers and their readers.
+        .args(["-c", "max_connections=200"])
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .expect("postgres starts")
 }
 
 /// Waits until the server accepts connections; false if it exited or did
