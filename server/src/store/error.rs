@@ -13,6 +13,9 @@ pub enum StoreError {
     /// the writer told it.
     #[error("store: {0}")]
     Write(String),
+    /// Another server holds the database (PostgreSQL's server lock).
+    #[error("{0}")]
+    InUse(String),
     /// The data directory could not be created.
     #[error("data directory: {0}")]
     Io(#[from] std::io::Error),

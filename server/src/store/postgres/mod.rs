@@ -126,9 +126,9 @@ async fn take_server_lock(client: &Client, wait: Duration) -> Result<(), StoreEr
             return Ok(());
         }
         if Instant::now() >= deadline {
-            return Err(StoreError::Io(std::io::Error::other(
-                "another Tabula server is using this PostgreSQL database",
-            )));
+            return Err(StoreError::InUse(
+                "another Tabula server is using this PostgreSQL database".into(),
+            ));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

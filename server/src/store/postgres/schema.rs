@@ -102,6 +102,9 @@ const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
 /// written by a newer Tabula is refused.
 pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::Error> {
     let tx = client.transaction().await?;
+    // "relation ... already exists, skipping" on every start says nothing.
+    tx.batch_execute("SET LOCAL client_min_messages = warning")
+        .await?;
     tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
         .await?;
     tx.batch_execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
