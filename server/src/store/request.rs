@@ -62,3 +62,38 @@ pub(super) fn queue(
         }
     }
 }
+
+/// What a batch's commit came to: each request's outcome, or why the whole
+/// transaction failed.
+pub(super) type BatchOutcome = Result<Vec<Result<Vec<RatingChange>, String>>, String>;
+
+/// Answers every request of a committed (or failed) batch, logging failures.
+pub(super) fn answer(batch: Vec<Request>, outcome: BatchOutcome) {
+    match outcome {
+        Ok(results) => {
+            for (request, result) in batch.into_iter().zip(results) {
+                if let Err(e) = &result {
+                    tracing::error!(error = %e, "store write failed");
+                }
+                let _ = request.done.send(result);
+            }
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "store commit failed");
+            for request in batch {
+                let _ = request.done.send(Err(e.clone()));
+            }
+        }
+    }
+}
+
+/// A commit this slow (a stalled disk, a busy database) is logged as a warning.
+const SLOW_COMMIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Warns when a commit of `requests` took longer than [`SLOW_COMMIT`]: every
+/// room waiting on it was held up as long.
+pub(super) fn warn_if_slow(took: std::time::Duration, requests: usize) {
+    if took > SLOW_COMMIT {
+        tracing::warn!(ms = took.as_millis() as u64, requests, "slow store commit");
+    }
+}

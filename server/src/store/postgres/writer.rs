@@ -15,7 +15,7 @@ use tokio_postgres::Client;
 use super::apply::{append, apply};
 use super::statements::Statements;
 use super::{connect, reason, take_server_lock};
-use crate::store::request::Request;
+use crate::store::request::{Request, answer, warn_if_slow};
 use crate::store::rows::AppendedAction;
 use crate::store::write::Write;
 
@@ -53,8 +53,6 @@ const BUSY: Duration = Duration::from_millis(2);
 const BUSY_BATCH: usize = 2;
 /// How long a busy writer waits for more requests before committing.
 const LINGER: Duration = Duration::from_millis(1);
-/// A commit this slow is logged as a warning.
-const SLOW_COMMIT: Duration = Duration::from_secs(1);
 
 /// The writer task: group commit of everything queued, until a
 /// [`Write::Close`] (answered once the connection is closed) or every
@@ -107,32 +105,10 @@ pub(super) async fn writer(
                 Some(s) => commit(s, &batch).await.map_err(|e| reason(&e)),
                 None => Err("the store cannot reach PostgreSQL".to_string()),
             };
-            let took = started.elapsed();
-            if took > SLOW_COMMIT {
-                tracing::warn!(
-                    ms = took.as_millis() as u64,
-                    requests = batch.len(),
-                    "slow store commit"
-                );
-            }
+            warn_if_slow(started.elapsed(), batch.len());
             last_commit = Instant::now();
             last_batch = batch.len();
-            match outcome {
-                Ok(results) => {
-                    for (request, result) in batch.into_iter().zip(results) {
-                        if let Err(e) = &result {
-                            tracing::error!(error = %e, "store write failed");
-                        }
-                        let _ = request.done.send(result);
-                    }
-                }
-                Err(e) => {
-                    tracing::error!(error = %e, "store commit failed");
-                    for request in batch {
-                        let _ = request.done.send(Err(e.clone()));
-                    }
-                }
-            }
+            answer(batch, outcome);
         }
         if let Some(close) = close {
             // Dropping the client closes the connection: the server lock goes.

@@ -8,7 +8,7 @@ use rusqlite::Connection;
 use tabula_shared::protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::request::{Request, queue};
+use crate::store::request::{Request, answer, queue, warn_if_slow};
 
 use super::Sqlite;
 use super::action_log::{APPEND, ActionLog};
@@ -31,8 +31,6 @@ const BUSY_BATCH: usize = 2;
 const LINGER: std::time::Duration = std::time::Duration::from_micros(500);
 const LINGER_PER_REQUEST: std::time::Duration = std::time::Duration::from_micros(100);
 const MAX_LINGER: std::time::Duration = std::time::Duration::from_millis(2);
-/// A commit this slow (a stalled disk) is logged as a warning.
-const SLOW_COMMIT: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl Sqlite {
     /// Queues `write` now, when called (not when the future is first
@@ -140,37 +138,14 @@ pub(super) fn writer(
             exec(&conn, "COMMIT")?;
             Ok(results)
         })();
-        let took = started.elapsed();
-        if took > SLOW_COMMIT {
-            // Every room waiting on this batch was held up as long: say so.
-            tracing::warn!(
-                ms = took.as_millis() as u64,
-                requests = batch.len(),
-                "slow store commit"
-            );
-        }
+        warn_if_slow(started.elapsed(), batch.len());
         let committed = outcome.is_ok();
         if !committed {
             roll_back(&conn, &mut log);
         }
         last_commit = std::time::Instant::now();
         last_batch = batch.len();
-        match outcome {
-            Ok(results) => {
-                for (request, result) in batch.into_iter().zip(results) {
-                    if let Err(e) = &result {
-                        tracing::error!(error = %e, "store write failed");
-                    }
-                    let _ = request.done.send(result);
-                }
-            }
-            Err(e) => {
-                tracing::error!(error = %e, "store commit failed");
-                for request in batch {
-                    let _ = request.done.send(Err(e.to_string()));
-                }
-            }
-        }
+        answer(batch, outcome.map_err(|e| e.to_string()));
         // Cleaned after the batch is answered, so its moves do not wait.
         if committed
             && log.due()
