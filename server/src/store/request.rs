@@ -97,3 +97,37 @@ pub(super) fn warn_if_slow(took: std::time::Duration, requests: usize) {
         tracing::warn!(ms = took.as_millis() as u64, requests, "slow store commit");
     }
 }
+
+/// The most requests one transaction carries.
+pub(super) const MAX_BATCH: usize = 512;
+
+/// Whether `batch` ends with a [`Write::Close`] (nothing is taken after it).
+pub(super) fn closes(batch: &[Request]) -> bool {
+    matches!(batch.last(), Some(r) if matches!(r.write, Write::Close))
+}
+
+/// Adds to `batch` whatever is queued now, up to [`MAX_BATCH`] and up to a
+/// close, leaving out requests whose callers stopped waiting.
+pub(super) fn take_queued(rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>) {
+    while batch.len() < MAX_BATCH && !closes(batch) {
+        match rx.try_recv() {
+            Ok(request) if request.abandoned() => {}
+            Ok(request) => batch.push(request),
+            Err(_) => break,
+        }
+    }
+}
+
+/// A batch beginning with `first` (unless its caller stopped waiting) and
+/// holding whatever else is queued now.
+pub(super) fn batch_from(
+    first: Request,
+    rx: &mut mpsc::UnboundedReceiver<Request>,
+) -> Vec<Request> {
+    let mut batch = Vec::new();
+    if !first.abandoned() {
+        batch.push(first);
+    }
+    take_queued(rx, &mut batch);
+    batch
+}

@@ -15,7 +15,9 @@ use tokio_postgres::Client;
 use super::apply::{append, apply};
 use super::statements::Statements;
 use super::{connect, reason, take_server_lock};
-use crate::store::request::{Request, answer, warn_if_slow};
+use crate::store::request::{
+    MAX_BATCH, Request, answer, batch_from, closes, take_queued, warn_if_slow,
+};
 use crate::store::rows::AppendedAction;
 use crate::store::write::Write;
 
@@ -45,8 +47,6 @@ impl Session {
     }
 }
 
-/// The most requests one transaction carries.
-const MAX_BATCH: usize = 512;
 /// A commit within this long of the previous one means the store is busy.
 const BUSY: Duration = Duration::from_millis(2);
 /// A batch this large means requests are piling up.
@@ -63,31 +63,16 @@ pub(super) async fn writer(
     mut rx: mpsc::UnboundedReceiver<Request>,
 ) {
     let mut session = Some(session);
-    let closes =
-        |batch: &[Request]| matches!(batch.last(), Some(r) if matches!(r.write, Write::Close));
-    let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
-        while batch.len() < MAX_BATCH && !closes(batch) {
-            match rx.try_recv() {
-                Ok(request) if request.abandoned() => {}
-                Ok(request) => batch.push(request),
-                Err(_) => break,
-            }
-        }
-    };
     let mut last_commit = Instant::now();
     let mut last_batch = 0;
     while let Some(first) = rx.recv().await {
-        let mut batch = Vec::new();
-        if !first.abandoned() {
-            batch.push(first);
-        }
-        drain(&mut rx, &mut batch);
+        let mut batch = batch_from(first, &mut rx);
         if batch.is_empty() {
             continue;
         }
         if batch.len() < MAX_BATCH && last_batch >= BUSY_BATCH && last_commit.elapsed() < BUSY {
             tokio::time::sleep(LINGER).await;
-            drain(&mut rx, &mut batch);
+            take_queued(&mut rx, &mut batch);
         }
         let close = if closes(&batch) { batch.pop() } else { None };
         if !batch.is_empty() {

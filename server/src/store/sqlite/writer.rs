@@ -8,7 +8,9 @@ use rusqlite::Connection;
 use tabula_shared::protocol::RatingChange;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::store::request::{Request, answer, queue, warn_if_slow};
+use crate::store::request::{
+    MAX_BATCH, Request, answer, batch_from, closes, queue, take_queued, warn_if_slow,
+};
 
 use super::Sqlite;
 use super::action_log::{APPEND, ActionLog};
@@ -17,8 +19,6 @@ use super::exec;
 use crate::store::StoreError;
 use crate::store::write::Write;
 
-/// The most requests one transaction carries.
-const MAX_BATCH: usize = 512;
 /// A commit within this long of the previous one means the store is busy.
 const BUSY: std::time::Duration = std::time::Duration::from_millis(2);
 /// A batch this large means requests are piling up.
@@ -73,25 +73,10 @@ pub(super) fn writer(
     mut rx: mpsc::UnboundedReceiver<Request>,
     mut log: ActionLog,
 ) -> Option<oneshot::Sender<Result<Vec<RatingChange>, String>>> {
-    let closes =
-        |batch: &[Request]| matches!(batch.last(), Some(r) if matches!(r.write, Write::Close));
-    let drain = |rx: &mut mpsc::UnboundedReceiver<Request>, batch: &mut Vec<Request>| {
-        while batch.len() < MAX_BATCH && !closes(batch) {
-            match rx.try_recv() {
-                Ok(request) if request.abandoned() => {}
-                Ok(request) => batch.push(request),
-                Err(_) => break,
-            }
-        }
-    };
     let mut last_commit = std::time::Instant::now();
     let mut last_batch = 0;
     while let Some(first) = rx.blocking_recv() {
-        let mut batch = Vec::new();
-        if !first.abandoned() {
-            batch.push(first);
-        }
-        drain(&mut rx, &mut batch);
+        let mut batch = batch_from(first, &mut rx);
         if batch.is_empty() {
             continue;
         }
@@ -101,7 +86,7 @@ pub(super) fn writer(
         if batch.len() < MAX_BATCH && last_batch >= BUSY_BATCH && last_commit.elapsed() < BUSY {
             let linger = (LINGER_PER_REQUEST * last_batch as u32).clamp(LINGER, MAX_LINGER);
             thread::sleep(linger);
-            drain(&mut rx, &mut batch);
+            take_queued(&mut rx, &mut batch);
         }
         let close = if closes(&batch) { batch.pop() } else { None };
         let started = std::time::Instant::now();
