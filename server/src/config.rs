@@ -14,6 +14,13 @@ pub struct Config {
     /// A PostgreSQL database to keep everything in instead of `tabula.db`
     /// (`postgres://user@host:port/dbname`); `None` = the embedded SQLite file.
     pub database: Option<String>,
+    /// Joins a cluster of nodes through this Redis (`redis://host:port`);
+    /// needs `database` (the nodes share one PostgreSQL). `None` = one
+    /// server on its own.
+    pub redis: Option<String>,
+    /// How long a cluster node's lease on a room lasts unless renewed: a
+    /// dead node's rooms move to another node within about this long.
+    pub lease: Duration,
     /// When set, `hello` must carry this password.
     pub password: Option<String>,
     /// How long a dropped player's seat is held before the opponent may claim the win.
@@ -96,6 +103,8 @@ impl Default for Config {
         Config {
             data_dir: PathBuf::from("tabula-data"),
             database: None,
+            redis: None,
+            lease: Duration::from_secs(10),
             password: None,
             grace: Duration::from_secs(60),
             max_connections: 20_000,

@@ -51,6 +51,9 @@ pub enum RoomCommand {
         /// A line for the room's chat (an external engine failed).
         note: Option<String>,
     },
+    /// Stop at once, without saving: another node of the cluster runs the
+    /// room now (this node's lease on it ran out).
+    Release,
     /// Save and stop.
     Shutdown {
         /// Answered once saved.

@@ -1,7 +1,7 @@
 //! Who a connection speaks for: a player's identity.
 
 /// A player identity: public id, secret token and display name.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Identity {
     /// Public id, shown to others.
     pub id: String,

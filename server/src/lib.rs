@@ -17,6 +17,7 @@ mod analyses;
 mod api_tokens;
 mod backlogs;
 mod challenges;
+mod cluster;
 mod config;
 mod connection;
 pub mod engines;
@@ -50,6 +51,9 @@ pub enum ServerError {
     /// The data directory or database could not be opened.
     #[error("store: {0}")]
     Store(#[from] StoreError),
+    /// The cluster's Redis could not be reached.
+    #[error("cluster: {0}")]
+    Cluster(String),
     /// The Backgammon Expert's embedded network weights failed their check.
     #[error("backgammon expert weights: {0}")]
     Weights(String),
@@ -82,8 +86,17 @@ impl Server {
         // the same directory (a restart) to let go of it.
         let dir = config.data_dir.clone();
         let wait = config.lock_wait;
+        let cluster = match &config.redis {
+            Some(url) => Some(Arc::new(
+                cluster::Cluster::connect(url, config.lease)
+                    .await
+                    .map_err(ServerError::Cluster)?,
+            )),
+            None => None,
+        };
         let (mut store, loaded) = match &config.database {
-            Some(url) => store::Store::connect(url, wait).await?,
+            Some(url) => store::Store::connect(url, wait, cluster.is_some()).await?,
+            None if cluster.is_some() => return Err(StoreError::NoCluster.into()),
             None => tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
                 .await
                 .map_err(|e| StoreError::Io(std::io::Error::other(e)))??,
@@ -92,6 +105,7 @@ impl Server {
         let shared = Arc::new(Shared::new(
             config,
             store,
+            cluster.clone(),
             loaded.players,
             loaded.accounts,
             loaded.api_tokens,
@@ -102,6 +116,12 @@ impl Server {
                 Ok(_) => restored += 1,
                 Err(e) => tracing::error!(room = %id, error = %e, "could not restore a room"),
             }
+        }
+        if let Some(cluster) = &cluster {
+            // A node claims the rooms no live node holds (all of them, for
+            // the first node of a cluster).
+            restored += cluster::claim(&shared, cluster).await;
+            cluster::Cluster::start(&shared);
         }
         Ok(Server { shared, restored })
     }
@@ -146,6 +166,10 @@ impl Server {
         tracing::info!("shutting down: saving rooms and telling clients");
         drop(listener);
         let _ = stop_tx.send(true);
+        if let Some(cluster) = &shared.cluster {
+            // No more renewing or claiming: the rooms stop here now.
+            cluster.stop_holding().await;
+        }
         let mut waits = Vec::new();
         for handle in shared.lobby.all_rooms() {
             let (done, wait) = oneshot::channel();
@@ -155,6 +179,10 @@ impl Server {
         }
         for wait in waits {
             let _ = tokio::time::timeout(Duration::from_secs(5), wait).await;
+        }
+        if let Some(cluster) = &shared.cluster {
+            // Saved and stopped: the other nodes take the rooms over now.
+            cluster.leave(&shared).await;
         }
         // Give connections a moment to send their goodbyes.
         let _ = tokio::time::timeout(Duration::from_secs(2), async {

@@ -4,11 +4,15 @@
 //! Rooms tell the lobby when what it shows of them changes; connections
 //! watching the lobby get each change, encoded once for all of them.
 //!
+//! On a node of a cluster the lobby also lists the rooms other nodes run
+//! (their handles lead to a proxy that passes commands on), and tells the
+//! cluster of every change to a room of its own ([`Lobby::tell_cluster`]).
+//!
 //! The lock here guards small maps and is held only for a lookup or an
 //! insert, never across an `.await`.
 
 use std::collections::{BTreeSet, HashMap};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use tabula_shared::protocol::{RoomId, RoomStatus, RoomSummary, ServerFrame, ServerMessage};
 use tokio::sync::broadcast;
@@ -24,7 +28,20 @@ struct RoomEntry {
     summary: RoomSummary,
     /// The private room's join code.
     code: Option<String>,
+    /// The cluster node that runs it; `None`: this server.
+    owner: Option<String>,
 }
+
+/// A change to a room this server runs, for the other nodes of a cluster.
+pub enum Change {
+    /// New, or shows something new.
+    Room(RoomSummary, Option<String>),
+    /// Closed.
+    Removed(RoomId),
+}
+
+/// Where [`Change`]s go.
+type Teller = Arc<dyn Fn(Change) + Send + Sync>;
 
 /// The rooms, and an index of the rooms where each player holds a seat in a
 /// game that is not over (so that `hello` does not scan every room).
@@ -75,6 +92,8 @@ pub struct Lobby {
     rooms: Mutex<Rooms>,
     /// Live updates of the public rooms, pre-encoded once for every watcher.
     feed: broadcast::Sender<Utf8Bytes>,
+    /// The cluster, told of every change to a room of this server's.
+    teller: OnceLock<Teller>,
 }
 
 impl Default for Lobby {
@@ -90,6 +109,18 @@ impl Lobby {
         Lobby {
             rooms: Mutex::new(Rooms::default()),
             feed,
+            teller: OnceLock::new(),
+        }
+    }
+
+    /// Tells `teller` of every change to a room of this server's from now on.
+    pub fn tell_cluster(&self, teller: impl Fn(Change) + Send + Sync + 'static) {
+        let _ = self.teller.set(Arc::new(teller));
+    }
+
+    fn tell(&self, change: Change) {
+        if let Some(teller) = self.teller.get() {
+            teller(change);
         }
     }
 
@@ -170,15 +201,51 @@ impl Lobby {
             .any(|e| e.code.as_deref() == Some(code))
     }
 
-    /// Adds a room.
+    /// Adds a room this server runs (in place of another node's, when it
+    /// took the room over).
     pub fn insert_room(&self, summary: RoomSummary, code: Option<String>, handle: RoomHandle) {
+        self.put(summary.clone(), code.clone(), handle, None);
+        self.tell(Change::Room(summary, code));
+    }
+
+    /// Adds or updates a room another node runs, reached through `handle`,
+    /// unless this server runs it (the news is older than its takeover).
+    /// Returns whether the lobby took it.
+    pub fn put_remote(
+        &self,
+        owner: &str,
+        summary: RoomSummary,
+        code: Option<String>,
+        handle: RoomHandle,
+    ) -> bool {
+        if self
+            .rooms()
+            .by_id
+            .get(&summary.room_id)
+            .is_some_and(|e| e.owner.is_none())
+        {
+            return false;
+        }
+        self.put(summary, code, handle, Some(owner.to_string()));
+        true
+    }
+
+    fn put(
+        &self,
+        summary: RoomSummary,
+        code: Option<String>,
+        handle: RoomHandle,
+        owner: Option<String>,
+    ) {
         let id = summary.room_id.clone();
         let public = !summary.options.private;
-        let update = public.then(|| summary.clone());
         let mut rooms = self.rooms();
-        if let Some(old) = rooms.by_id.remove(&id) {
+        let old = rooms.by_id.remove(&id);
+        if let Some(old) = &old {
             rooms.unindex(&old.summary);
         }
+        let changed = old.is_none_or(|old| old.summary != summary);
+        let update = (public && changed).then(|| summary.clone());
         rooms.index(&summary);
         rooms.by_id.insert(
             id,
@@ -186,6 +253,7 @@ impl Lobby {
                 handle,
                 summary,
                 code,
+                owner,
             },
         );
         drop(rooms);
@@ -194,43 +262,97 @@ impl Lobby {
         }
     }
 
-    /// A room's lobby view changed.
+    /// The lobby view of a room this server runs changed.
     pub fn update_summary(&self, summary: RoomSummary) {
         let public = !summary.options.private;
-        {
+        let code = {
             let mut rooms = self.rooms();
             let Some(entry) = rooms.by_id.get_mut(&summary.room_id) else {
                 return;
             };
-            if entry.summary == summary {
+            if entry.summary == summary || entry.owner.is_some() {
                 return;
             }
             let old = std::mem::replace(&mut entry.summary, summary.clone());
+            let code = entry.code.clone();
             rooms.unindex(&old);
             rooms.index(&summary);
-        }
+            code
+        };
+        self.tell(Change::Room(summary.clone(), code));
         if public {
             self.announce(ServerMessage::RoomUpdated { room: summary });
         }
     }
 
-    /// A room closed.
+    /// A room this server ran closed.
     pub fn remove_room(&self, id: &str) {
+        if self.remove(id, None) {
+            self.tell(Change::Removed(id.to_string()));
+        }
+    }
+
+    /// A room `owner` ran closed.
+    pub fn remove_remote(&self, id: &str, owner: &str) {
+        self.remove(id, Some(owner));
+    }
+
+    /// Takes out a room this server no longer runs because another node
+    /// took it over (it stays listed through that node's news).
+    pub fn release(&self, id: &str) {
+        let mut rooms = self.rooms();
+        if rooms.by_id.get(id).is_some_and(|e| e.owner.is_none())
+            && let Some(entry) = rooms.by_id.remove(id)
+        {
+            rooms.unindex(&entry.summary);
+        }
+    }
+
+    /// Removes a room run by `owner` (`None`: this server); whether it was there.
+    fn remove(&self, id: &str, owner: Option<&str>) -> bool {
         let removed = {
             let mut rooms = self.rooms();
+            if rooms
+                .by_id
+                .get(id)
+                .is_none_or(|e| e.owner.as_deref() != owner)
+            {
+                return false;
+            }
             let removed = rooms.by_id.remove(id);
             if let Some(entry) = &removed {
                 rooms.unindex(&entry.summary);
             }
             removed
         };
-        if let Some(entry) = removed
+        if let Some(entry) = &removed
             && !entry.summary.options.private
         {
             self.announce(ServerMessage::RoomRemoved {
                 room_id: id.to_string(),
             });
         }
+        removed.is_some()
+    }
+
+    /// The rooms this server runs, with their codes (for a cluster node
+    /// that asks).
+    pub fn local_rooms(&self) -> Vec<(RoomSummary, Option<String>)> {
+        self.rooms()
+            .by_id
+            .values()
+            .filter(|e| e.owner.is_none())
+            .map(|e| (e.summary.clone(), e.code.clone()))
+            .collect()
+    }
+
+    /// Where to reach a room this server runs.
+    pub fn local_room(&self, id: &str) -> Option<RoomHandle> {
+        self.rooms()
+            .by_id
+            .get(id)
+            .filter(|e| e.owner.is_none())
+            .map(|e| e.handle.clone())
     }
 
     /// Sends a change to every watcher.

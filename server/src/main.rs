@@ -29,6 +29,14 @@ struct Args {
     /// on first start).
     #[arg(long, value_name = "URL")]
     database: Option<String>,
+    /// Run as one node of a cluster: the nodes share one PostgreSQL
+    /// (`--database`) and meet in this Redis, e.g. `redis://127.0.0.1/`.
+    #[arg(long, value_name = "URL", requires = "database")]
+    redis: Option<String>,
+    /// Seconds a cluster node's lease on a room lasts unless renewed: a dead
+    /// node's rooms move to another node within about this long.
+    #[arg(long, default_value_t = 10)]
+    lease_secs: u64,
     /// Make the server private: clients must send this password.
     #[arg(long)]
     password: Option<String>,
@@ -124,6 +132,8 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
     let config = Config {
         data_dir: args.data_dir,
         database: args.database,
+        redis: args.redis,
+        lease: Duration::from_secs(args.lease_secs.max(1)),
         password: args.password,
         grace: Duration::from_secs(args.grace_secs),
         max_connections: args.max_connections,

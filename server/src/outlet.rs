@@ -37,7 +37,27 @@ const KEEP_CAPACITY: usize = 64 * 1024;
 
 /// A connection's write side; cheap to clone.
 #[derive(Clone)]
-pub struct Outlet(Arc<Mutex<State>>);
+pub struct Outlet(Kind);
+
+#[derive(Clone)]
+enum Kind {
+    /// A client's socket on this server.
+    Socket(Arc<Mutex<State>>),
+    /// A client connected to another node of a cluster: its frames go
+    /// there (see `cluster`).
+    Relay(Arc<dyn Relay>),
+}
+
+/// Where a relayed connection's frames go: the node that holds its socket.
+pub trait Relay: Send + Sync {
+    /// Passes one text frame on.
+    ///
+    /// # Errors
+    /// [`SendError::Gone`] when it cannot reach that node.
+    fn send_text(&self, text: &str) -> Result<(), SendError>;
+    /// Asks that node to close the connection with `code`.
+    fn close(&self, code: CloseCode, reason: String);
+}
 
 struct State {
     /// The socket's write half; `None` once the connection is gone.
@@ -158,12 +178,20 @@ impl Outlet {
             backlogs,
             counted: 0,
         };
-        (read, Outlet(Arc::new(Mutex::new(state))))
+        (read, Outlet(Kind::Socket(Arc::new(Mutex::new(state)))))
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding the lock leaves plain bytes behind; go on.
-        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    /// The outlet of a connection another node holds.
+    pub fn relay(relay: Arc<dyn Relay>) -> Outlet {
+        Outlet(Kind::Relay(relay))
+    }
+
+    /// The socket's state; `None` for a relay.
+    fn lock(&self) -> Option<MutexGuard<'_, State>> {
+        match &self.0 {
+            Kind::Socket(state) => Some(lock(state)),
+            Kind::Relay(_) => None,
+        }
     }
 
     /// Sends one text frame (written now when the socket can take it).
@@ -174,8 +202,13 @@ impl Outlet {
     /// all connections' backlogs are over their cap and this one is among
     /// the slowest.
     pub fn send_text(&self, text: &str) -> Result<(), SendError> {
+        if let Kind::Relay(relay) = &self.0 {
+            return relay.send_text(text);
+        }
+        let Some(mut state) = self.lock() else {
+            return Err(SendError::Gone);
+        };
         let header = text_header(text.len());
-        let mut state = self.lock();
         let backlog = state.backlog();
         if backlog > PENDING_LIMIT || state.backlogs.refuses(backlog) {
             return Err(SendError::Full);
@@ -190,7 +223,12 @@ impl Outlet {
     /// Asks the connection's task to close the connection with `code`
     /// after what is already queued.
     pub fn close(&self, code: CloseCode, reason: impl Into<String>) {
-        let mut state = self.lock();
+        if let Kind::Relay(relay) = &self.0 {
+            return relay.close(code, reason.into());
+        }
+        let Some(mut state) = self.lock() else {
+            return;
+        };
         state.close.get_or_insert((code, reason.into()));
         state.wake();
     }
@@ -198,7 +236,9 @@ impl Outlet {
     /// For the connection's task: writes what is waiting and registers to be
     /// woken for more. Ready only when there is something to do about it.
     pub fn poll_drain(&self, cx: &mut Context<'_>) -> Poll<Drained> {
-        let mut state = self.lock();
+        let Some(mut state) = self.lock() else {
+            return Poll::Pending;
+        };
         if !state
             .waker
             .as_ref()
@@ -221,12 +261,20 @@ impl Outlet {
     /// For the connection's task, when it ends: nothing more is written and
     /// the socket's write half is closed.
     pub fn shut(&self) {
-        let mut state = self.lock();
+        let Some(mut state) = self.lock() else {
+            return;
+        };
         state.io = None;
         state.pending = Vec::new();
         state.written = 0;
         state.recount();
     }
+}
+
+/// Locks a socket's state.
+fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
+    // A panic while holding the lock leaves plain bytes behind; go on.
+    state.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl State {
@@ -286,13 +334,17 @@ fn text_header(len: usize) -> Header {
 /// the [`Outlet`] (so its frames keep their place among the rooms').
 pub struct WsStream {
     read: OwnedReadHalf,
-    outlet: Outlet,
+    state: Arc<Mutex<State>>,
 }
 
 impl WsStream {
-    /// Tungstenite's side of a connection.
+    /// Tungstenite's side of a connection: `outlet` is the one
+    /// [`Outlet::new`] made with `read`.
     pub fn new(read: OwnedReadHalf, outlet: Outlet) -> WsStream {
-        WsStream { read, outlet }
+        let Kind::Socket(state) = outlet.0 else {
+            unreachable!("a relayed connection has no socket here");
+        };
+        WsStream { read, state }
     }
 }
 
@@ -314,7 +366,7 @@ impl AsyncWrite for WsStream {
         _cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let mut state = self.outlet.lock();
+        let mut state = lock(&self.state);
         let written = state.write(&[buf]);
         state.recount();
         match written {
@@ -324,14 +376,14 @@ impl AsyncWrite for WsStream {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let mut state = self.outlet.lock();
+        let mut state = lock(&self.state);
         let flushed = state.poll_flush(cx);
         state.recount();
         flushed
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        let mut state = self.outlet.lock();
+        let mut state = lock(&self.state);
         let flushed = state.poll_flush(cx);
         state.recount();
         if flushed?.is_pending() {
@@ -376,13 +428,15 @@ mod tests {
             sent += 1;
         }
         assert_eq!(outlet.send_text("more"), Err(SendError::Full));
-        assert!(outlet.lock().backlog() > PENDING_LIMIT);
+        assert!(outlet.lock().expect("a socket").backlog() > PENDING_LIMIT);
         let drain = {
             let outlet = outlet.clone();
             tokio::spawn(async move {
                 std::future::poll_fn(|cx| match outlet.poll_drain(cx) {
                     Poll::Ready(_) => Poll::Ready(()),
-                    Poll::Pending if outlet.lock().backlog() == 0 => Poll::Ready(()),
+                    Poll::Pending if outlet.lock().expect("a socket").backlog() == 0 => {
+                        Poll::Ready(())
+                    }
                     Poll::Pending => Poll::Pending,
                 })
                 .await
@@ -392,7 +446,7 @@ mod tests {
         client.read_exact(&mut received).await.expect("read");
         drain.await.expect("drain");
         assert_eq!(
-            outlet.lock().pending.capacity(),
+            outlet.lock().expect("a socket").pending.capacity(),
             0,
             "the backlog's memory is given back"
         );
@@ -423,10 +477,10 @@ mod tests {
         }
         let frame = "x".repeat(50_000);
         // The first falls far behind, the second a little; neither reads.
-        while outlets[0].lock().backlog() < 500_000 {
+        while outlets[0].lock().expect("a socket").backlog() < 500_000 {
             outlets[0].send_text(&frame).expect("under the cap");
         }
-        while outlets[1].lock().backlog() < 200_000 {
+        while outlets[1].lock().expect("a socket").backlog() < 200_000 {
             outlets[1].send_text(&frame).expect("under the cap");
         }
         assert!(backlogs.total() > 600_000);

@@ -16,6 +16,7 @@ use crate::analyses::Analyses;
 use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
 use crate::challenges::Challenges;
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
@@ -134,6 +135,8 @@ pub struct Shared {
     pub analyses: Arc<Analyses>,
     /// The cores the AI seats, hints and analyses share.
     pub thinking: Arc<Thinking>,
+    /// This node's part of a cluster (`--redis`); `None` on a server alone.
+    pub cluster: Option<Arc<Cluster>>,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -147,6 +150,7 @@ impl Shared {
     pub fn new(
         config: Config,
         store: Store,
+        cluster: Option<Arc<Cluster>>,
         players: Vec<PlayerRow>,
         accounts: Vec<AccountRow>,
         api_tokens: Vec<ApiTokenRow>,
@@ -201,6 +205,7 @@ impl Shared {
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
             engine_slots,
+            cluster,
         }
     }
 

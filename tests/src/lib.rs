@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod changes;
 pub mod loop_disk;
+pub mod redis;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -452,6 +453,20 @@ impl ChildServer {
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
         ChildServer { addr, child }
+    }
+
+    /// A graceful stop (its stdin closes): it saves its rooms and, as a
+    /// cluster node, hands them over; waits for it to exit.
+    pub fn stop(mut self) {
+        drop(self.child.stdin.take());
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the server did not stop within 30 s of its stdin closing");
     }
 
     /// SIGKILL: no chance to save anything.

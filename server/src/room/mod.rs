@@ -46,6 +46,7 @@ use tabula_shared::seat::seat_of;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::engines::EnginePlayer;
 use crate::handle::{ConnId, RoomCommand, RoomHandle};
@@ -309,8 +310,19 @@ pub fn create(
     // A creator who never joins does not hold the room open forever.
     room.away_since[idx(creator_seat)] = Some(Instant::now());
     // Saved before anything else happens in it, so that a crash does not lose
-    // a room that is still waiting for its second player.
+    // a room that is still waiting for its second player. A cluster node
+    // takes its lease first: no other node may claim the saved room.
     tokio::spawn(async move {
+        if let Some(cluster) = room.shared.cluster.clone() {
+            let taken = room
+                .shared
+                .store
+                .renew_leases(cluster.node.clone(), vec![room.id.clone()], cluster.lease)
+                .await;
+            if let Err(e) = taken {
+                tracing::warn!(room = %room.id, error = %e, "could not take the new room's lease");
+            }
+        }
         let _ = room.save().await;
         room.run().await;
     });
@@ -409,6 +421,17 @@ impl Room {
                 RoomCommand::Shutdown { done } => {
                     let _ = self.save().await;
                     let _ = done.send(());
+                    // Members on other nodes of a cluster reconnect and
+                    // resume where the room runs next (this node's own
+                    // connections are closing anyway).
+                    if self.shared.cluster.is_some() {
+                        self.close_members("the server is restarting; reconnect");
+                    }
+                    return;
+                }
+                RoomCommand::Release => {
+                    self.shared.lobby.release(&self.id);
+                    self.close_members("this room moved to another server; reconnect");
                     return;
                 }
             }
@@ -452,6 +475,14 @@ impl Room {
         match &self.live {
             LiveGame::Gomoku(game) => game.to_act(),
             LiveGame::Backgammon(game) => game.to_act().map(seat_of),
+        }
+    }
+
+    /// Closes every member's connection: they reconnect and join the room
+    /// again, wherever it runs then.
+    fn close_members(&self, why: &str) {
+        for member in self.members.values() {
+            member.tx.close(CloseCode::Restart, why);
         }
     }
 

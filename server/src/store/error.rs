@@ -16,6 +16,9 @@ pub enum StoreError {
     /// Another server holds the database (PostgreSQL's server lock).
     #[error("{0}")]
     InUse(String),
+    /// A cluster was asked of the SQLite file (it needs PostgreSQL).
+    #[error("a cluster needs PostgreSQL (--database postgres://...)")]
+    NoCluster,
     /// The data directory could not be created.
     #[error("data directory: {0}")]
     Io(#[from] std::io::Error),

@@ -108,11 +108,15 @@ impl Store {
     /// # Errors
     /// When the database cannot be reached or migrated, or another server
     /// still uses it after `wait`.
+    ///
+    /// A cluster node (`cluster`) shares the database with the other nodes
+    /// and loads no rooms: it claims them with [`Store::claim_rooms`].
     pub async fn connect(
         url: &str,
         wait: std::time::Duration,
+        cluster: bool,
     ) -> Result<(Store, Loaded), StoreError> {
-        let (db, loaded) = Postgres::open(url, wait).await?;
+        let (db, loaded) = Postgres::open(url, wait, cluster).await?;
         let db = Backend::Postgres(db);
         Ok((Store { db }, loaded))
     }
@@ -241,6 +245,41 @@ impl Store {
         limit: u32,
     ) -> Result<(u32, Vec<GameSummary>), StoreError> {
         on_backend!(self, db => db.list_games(player_id, offset, limit).await)
+    }
+
+    /// Renews this node's leases on `rooms`; returns the rooms it still
+    /// holds (a cluster's store only: see `postgres/leases.rs`).
+    pub async fn renew_leases(
+        &self,
+        node: String,
+        rooms: Vec<String>,
+        ttl: std::time::Duration,
+    ) -> Result<Vec<String>, StoreError> {
+        match &self.db {
+            Backend::Postgres(db) => db.renew_leases(node, rooms, ttl).await,
+            Backend::Sqlite(_) => Err(StoreError::NoCluster),
+        }
+    }
+
+    /// Claims the rooms whose lease ran out (or that have none) for this
+    /// node, and reads their saved state, as at start-up.
+    pub async fn claim_rooms(
+        &self,
+        node: String,
+        ttl: std::time::Duration,
+    ) -> Result<Vec<(String, String, Vec<AppendedAction>)>, StoreError> {
+        match &self.db {
+            Backend::Postgres(db) => db.claim_rooms(node, ttl).await,
+            Backend::Sqlite(_) => Err(StoreError::NoCluster),
+        }
+    }
+
+    /// Lets go of this node's leases, for the other nodes to claim at once.
+    pub async fn release_leases(&self, node: String) -> Result<(), StoreError> {
+        match &self.db {
+            Backend::Postgres(db) => db.release_leases(node).await,
+            Backend::Sqlite(_) => Err(StoreError::NoCluster),
+        }
     }
 
     /// The player whose resume token this is (a guest, who is not kept in

@@ -344,8 +344,9 @@ pub enum ErrorCode {
     RateLimited,
     /// The server refuses more (rooms, connections).
     LimitReached,
-    /// The engines are busy with other work (analyses queued to the limit);
-    /// try again after `retry_after_ms`.
+    /// The engines are busy with other work (analyses queued to the limit),
+    /// or the room is moving to another node of a cluster; try again after
+    /// `retry_after_ms`.
     Busy,
     /// No hints in this room: it is rated, or its creator did not allow
     /// them, or you are not the player to act.
@@ -361,6 +362,15 @@ impl ServerMessage {
             code,
             message: message.into(),
             retry_after_ms: None,
+        }
+    }
+
+    /// A `busy` error saying when to try again.
+    pub fn busy(message: impl Into<String>, retry_after: std::time::Duration) -> ServerMessage {
+        ServerMessage::Error {
+            code: ErrorCode::Busy,
+            message: message.into(),
+            retry_after_ms: Some(retry_after.as_millis().max(1) as u64),
         }
     }
 

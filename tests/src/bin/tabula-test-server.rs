@@ -18,6 +18,12 @@ struct Args {
     /// A PostgreSQL database instead of the SQLite file in `data_dir`.
     #[arg(long)]
     database: Option<String>,
+    /// Joins a cluster through this Redis (with `database`).
+    #[arg(long)]
+    redis: Option<String>,
+    /// Milliseconds a cluster node's lease on a room lasts.
+    #[arg(long, default_value_t = 2_000)]
+    lease_ms: u64,
     /// Fixed dice seed.
     #[arg(long, default_value_t = 7)]
     dice_seed: u64,
@@ -58,6 +64,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let config = tabula_server::Config {
         data_dir: args.data_dir,
         database: args.database,
+        redis: args.redis,
+        lease: Duration::from_millis(args.lease_ms),
         // As in `tabula_tests::test_config`: the tests' fast loops are not
         // what the flood limit is for.
         rate_burst: 500,

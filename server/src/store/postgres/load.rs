@@ -73,17 +73,44 @@ pub(super) async fn load(client: &Client) -> Result<Loaded, tokio_postgres::Erro
             revoked: r.get(5),
         })
         .collect();
+    let rooms = load_rooms(client, None).await?;
+    Ok(Loaded {
+        players,
+        accounts,
+        api_tokens,
+        rooms,
+    })
+}
+
+/// A saved room as the restart reads it: its id, its last full save, and
+/// the actions appended after it.
+pub(super) type SavedRoomRows = (String, String, Vec<AppendedAction>);
+
+/// Reads the saved rooms `only` names (every room when `None`).
+pub(super) async fn load_rooms(
+    client: &Client,
+    only: Option<&[String]>,
+) -> Result<Vec<SavedRoomRows>, tokio_postgres::Error> {
+    let all = only.is_none();
+    let ids: Vec<String> = only.map(<[String]>::to_vec).unwrap_or_default();
     let mut rooms = Vec::new();
     let mut index = std::collections::HashMap::new();
-    for r in client.query("SELECT id, state FROM rooms", &[]).await? {
+    for r in client
+        .query(
+            "SELECT id, state FROM rooms WHERE $1 OR id = ANY($2)",
+            &[&all, &ids],
+        )
+        .await?
+    {
         let id: String = r.get(0);
         index.insert(id.clone(), rooms.len());
         rooms.push((id, r.get::<_, String>(1), Vec::new()));
     }
     let actions = client
         .query(
-            "SELECT room_id, idx, action, seq, clock FROM room_actions ORDER BY room_id, idx",
-            &[],
+            "SELECT room_id, idx, action, seq, clock FROM room_actions
+             WHERE $1 OR room_id = ANY($2) ORDER BY room_id, idx",
+            &[&all, &ids],
         )
         .await?;
     for r in actions {
@@ -99,10 +126,5 @@ pub(super) async fn load(client: &Client) -> Result<Loaded, tokio_postgres::Erro
             clock: r.get(4),
         });
     }
-    Ok(Loaded {
-        players,
-        accounts,
-        api_tokens,
-        rooms,
-    })
+    Ok(rooms)
 }

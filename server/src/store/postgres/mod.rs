@@ -9,6 +9,7 @@
 //! are pipelined). Both reconnect when their connection breaks.
 
 mod apply;
+mod leases;
 mod load;
 mod reader;
 mod schema;
@@ -42,26 +43,37 @@ pub(super) struct Postgres {
 
 /// The advisory lock a server holds on its writer's connection while it
 /// uses the database: one server per database (PostgreSQL drops the lock
-/// with the connection, so a killed server's goes at once).
+/// with the connection, so a killed server's goes at once). The nodes of a
+/// cluster hold it shared: any number of them, but no lone server beside
+/// them.
 const SERVER_LOCK: i64 = 0x7461_6275_6c61_0002;
 
 impl Postgres {
     /// Connects to the database at `url`, makes or migrates its tables,
     /// takes the server lock (waiting up to `wait` for a server still
-    /// shutting down on it), reads what it holds and starts the writer.
-    pub(super) async fn open(url: &str, wait: Duration) -> Result<(Postgres, Loaded), StoreError> {
+    /// shutting down on it; shared with the other nodes when `cluster`),
+    /// reads what it holds and starts the writer. A cluster node reads no
+    /// rooms here: it claims them through their leases.
+    pub(super) async fn open(
+        url: &str,
+        wait: Duration,
+        cluster: bool,
+    ) -> Result<(Postgres, Loaded), StoreError> {
         let mut client = connect(url).await?;
         schema::migrate(&mut client).await?;
-        take_server_lock(&client, wait).await?;
+        take_server_lock(&client, wait, cluster).await?;
         let cutoff = crate::wall_clock::now_ms() - load::GUEST_TTL_MS;
         let forgotten = load::forget_old_guests(&client, cutoff).await?;
         if forgotten > 0 {
             tracing::info!(forgotten, "forgot guests gone for 30 days with no game");
         }
-        let loaded = load::load(&client).await?;
+        let mut loaded = load::load(&client).await?;
+        if cluster {
+            loaded.rooms.clear();
+        }
         let session = writer::Session::new(client).await?;
         let (writes, rx) = mpsc::unbounded_channel();
-        tokio::spawn(writer::writer(session, url.to_string(), rx));
+        tokio::spawn(writer::writer(session, url.to_string(), cluster, rx));
         let reader = Arc::new(Reader::new(url.to_string()));
         Ok((
             Postgres {
@@ -114,21 +126,30 @@ async fn connect(url: &str) -> Result<Client, tokio_postgres::Error> {
     Ok(client)
 }
 
-/// Takes [`SERVER_LOCK`] on `client`'s session, trying for up to `wait`.
-async fn take_server_lock(client: &Client, wait: Duration) -> Result<(), StoreError> {
+/// Takes [`SERVER_LOCK`] on `client`'s session (shared, for a cluster
+/// node), trying for up to `wait`.
+async fn take_server_lock(
+    client: &Client,
+    wait: Duration,
+    cluster: bool,
+) -> Result<(), StoreError> {
     let deadline = Instant::now() + wait;
+    let try_lock = if cluster {
+        "SELECT pg_try_advisory_lock_shared($1)"
+    } else {
+        "SELECT pg_try_advisory_lock($1)"
+    };
     loop {
-        let taken: bool = client
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&SERVER_LOCK])
-            .await?
-            .get(0);
+        let taken: bool = client.query_one(try_lock, &[&SERVER_LOCK]).await?.get(0);
         if taken {
             return Ok(());
         }
         if Instant::now() >= deadline {
-            return Err(StoreError::InUse(
-                "another Tabula server is using this PostgreSQL database".into(),
-            ));
+            return Err(StoreError::InUse(if cluster {
+                "a Tabula server that is not a cluster node (no --redis) is using this PostgreSQL database".into()
+            } else {
+                "another Tabula server is using this PostgreSQL database (cluster nodes are started with --redis)".into()
+            }));
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }

@@ -67,7 +67,10 @@ fn game_columns(r: &tokio_postgres::Row) -> GameColumns {
 
 impl Postgres {
     /// Runs `read` on the readers' connection, within the answer time.
-    async fn read<T, F>(&self, read: impl FnOnce(Arc<Client>) -> F) -> Result<T, StoreError>
+    pub(super) async fn read<T, F>(
+        &self,
+        read: impl FnOnce(Arc<Client>) -> F,
+    ) -> Result<T, StoreError>
     where
         F: Future<Output = Result<T, tokio_postgres::Error>>,
     {

@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 /// The schema's version: what [`migrate`] brings a database up to.
-pub(super) const VERSION: i32 = 1;
+pub(super) const VERSION: i32 = 2;
 
 /// Every table and index of version 1.
 const VERSION_1: &str = "
@@ -93,6 +93,18 @@ CREATE TABLE IF NOT EXISTS rating_history (
 CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history(kind, at);
 ";
 
+/// Version 2: which cluster node owns each running room, and until when
+/// (see `leases.rs`). The expiry is the database's clock, so the nodes'
+/// clocks need not agree.
+const VERSION_2: &str = "
+CREATE TABLE IF NOT EXISTS room_leases (
+    room_id TEXT PRIMARY KEY,
+    node TEXT NOT NULL,
+    expires_at TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX IF NOT EXISTS room_leases_node ON room_leases (node);
+";
+
 /// The advisory lock key that serialises migrations between servers
 /// starting at once on one database.
 const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
@@ -123,6 +135,9 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::E
     }
     if current < 1 {
         tx.batch_execute(VERSION_1).await?;
+    }
+    if current < 2 {
+        tx.batch_execute(VERSION_2).await?;
     }
     if current < VERSION {
         tx.execute("DELETE FROM schema_version", &[]).await?;

@@ -38,9 +38,9 @@ impl Session {
     /// A new session after the connection broke: connects again and takes
     /// the server lock back (at once: another server holding it now means
     /// this one must not write).
-    async fn reconnect(url: &str) -> Result<Session, String> {
+    async fn reconnect(url: &str, cluster: bool) -> Result<Session, String> {
         let client = connect(url).await.map_err(|e| reason(&e))?;
-        take_server_lock(&client, Duration::ZERO)
+        take_server_lock(&client, Duration::ZERO, cluster)
             .await
             .map_err(|e| e.to_string())?;
         Session::new(client).await.map_err(|e| reason(&e))
@@ -60,6 +60,7 @@ const LINGER: Duration = Duration::from_millis(1);
 pub(super) async fn writer(
     session: Session,
     url: String,
+    cluster: bool,
     mut rx: mpsc::UnboundedReceiver<Request>,
 ) {
     let mut session = Some(session);
@@ -77,7 +78,7 @@ pub(super) async fn writer(
         let close = if closes(&batch) { batch.pop() } else { None };
         if !batch.is_empty() {
             if session.as_ref().is_none_or(|s| s.client.is_closed()) {
-                session = match Session::reconnect(&url).await {
+                session = match Session::reconnect(&url, cluster).await {
                     Ok(s) => Some(s),
                     Err(e) => {
                         tracing::error!(error = %e, "the store cannot reach PostgreSQL");

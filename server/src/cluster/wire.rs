@@ -1,0 +1,103 @@
+//! What the nodes of a cluster say to each other through Redis: messages
+//! to one node (on its own channel) and news for every node (on the
+//! cluster's channel). Both are JSON.
+
+use serde::{Deserialize, Serialize};
+use tabula_shared::protocol::{ClientMessage, RoomId, RoomSummary};
+
+use crate::handle::ConnId;
+use crate::identity::Identity;
+
+/// A node's name in the cluster: made fresh each time a node starts.
+pub type NodeId = String;
+
+/// The channel every node listens to.
+pub const NEWS: &str = "tabula:news";
+
+/// The channel of one node.
+pub fn node_channel(node: &str) -> String {
+    format!("tabula:node:{node}")
+}
+
+/// A message for one node.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum ToNode {
+    /// For the room's owner: a client of node `from` asks the room this.
+    Request {
+        /// The node that holds the client's socket.
+        from: NodeId,
+        /// The connection there.
+        conn: ConnId,
+        /// Who the client is.
+        identity: Identity,
+        /// Echoed in the answer.
+        request_id: Option<u64>,
+        /// The room asked.
+        room_id: RoomId,
+        /// The request.
+        message: Box<ClientMessage>,
+    },
+    /// For the room's owner: that client's connection closed.
+    Disconnected {
+        /// The node that held it.
+        from: NodeId,
+        /// The connection.
+        conn: ConnId,
+        /// A room it was in.
+        room_id: RoomId,
+    },
+    /// For the node holding the socket: a frame for a client of it.
+    Frame {
+        /// The connection.
+        conn: ConnId,
+        /// The frame's text, exactly as the room encoded it.
+        text: String,
+    },
+    /// For the node holding the socket: close this client's connection.
+    Close {
+        /// The connection.
+        conn: ConnId,
+        /// The WebSocket close code.
+        code: u16,
+        /// Why, for the client.
+        reason: String,
+    },
+}
+
+/// News for every node.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+pub enum News {
+    /// A room `owner` runs is new or shows something new.
+    Room {
+        /// The node that runs it.
+        owner: NodeId,
+        /// What the lobby shows of it.
+        summary: RoomSummary,
+        /// Its private code, for joining by code on any node.
+        code: Option<String>,
+    },
+    /// A room `owner` ran closed.
+    Removed {
+        /// The node that ran it.
+        owner: NodeId,
+        /// Which room.
+        room_id: RoomId,
+    },
+    /// `node` is alive (sent every lease tick).
+    Beat {
+        /// Which node.
+        node: NodeId,
+    },
+    /// `node` (re)joined: every node announces its rooms again.
+    Hello {
+        /// Which node.
+        node: NodeId,
+    },
+    /// `node` stopped and let go of its leases: claim its rooms now.
+    Leaving {
+        /// Which node.
+        node: NodeId,
+    },
+}

@@ -1,0 +1,424 @@
+//! Tabula as a cluster, end to end: a real PostgreSQL and a real Redis
+//! started for each test, and two or three `tabula-test-server` nodes on
+//! them as child processes (so that one can be killed with SIGKILL).
+//!
+//! - Two players on different nodes play a full game with a spectator on
+//!   each node; all four see the same numbered events, and the lobby of
+//!   each node lists the room.
+//! - The node that runs a game is killed at a random moment, again and
+//!   again: the room moves to a surviving node within the lease, the
+//!   players reconnect there and go on, and every acknowledged move is in
+//!   the record.
+//! - A node stopped gracefully hands its rooms over at once.
+//! - Redis restarted mid-game: the game goes on and nothing is lost.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tabula_test_postgres::TestPostgres;
+use tabula_tests::redis::TestRedis;
+use tabula_tests::{ChildServer, Client, gomoku_options, point};
+
+/// A node's lease on a room in these tests (the nodes renew it every third).
+const LEASE_MS: u64 = 2_000;
+
+/// A cluster node on the database `url` and the Redis at `redis`.
+fn node(dir: &Path, url: &str, redis: &str) -> ChildServer {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
+    let lease = LEASE_MS.to_string();
+    ChildServer::start_with_args(
+        exe,
+        dir,
+        &["--database", url, "--redis", redis, "--lease-ms", &lease],
+    )
+}
+
+/// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
+/// one class of that sum has no five in a row in any direction, so the
+/// game never ends by itself.
+fn points(classes: [u8; 2]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for y in 0..15u8 {
+        for x in 0..15u8 {
+            if classes.contains(&((x + 2 * y) % 5)) {
+                out.push(point(x, y));
+            }
+        }
+    }
+    out
+}
+
+/// A guest named `name` on `addr`, back with `token` when given.
+async fn guest(addr: std::net::SocketAddr, name: &str, token: Option<&str>) -> Client {
+    let mut client = Client::connect(addr).await;
+    client.hello(name, token).await;
+    client
+}
+
+/// Joins `room` in `role` on `client`, trying again while the room is
+/// moving between nodes (`busy`) or not yet known to this node
+/// (`not_found`: the news has not arrived), for up to 20 s. `None` when
+/// the connection closed (the room moved while the request was on its way
+/// to a node that died: the client reconnects).
+async fn try_join(client: &mut Client, room: &str, role: &str) -> Option<Value> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let reply = client
+            .try_request(json!({"type": "join_room", "room_id": room, "role": role}))
+            .await?;
+        if reply["type"] == "joined" {
+            client.expect(|m| m["type"] == "snapshot").await;
+            return Some(reply);
+        }
+        assert!(
+            reply["code"] == "busy" || reply["code"] == "not_found",
+            "joining {room}: {reply}"
+        );
+        assert!(Instant::now() < deadline, "{room} never came back: {reply}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// `client` joins `room` in `role`, as [`try_join`], which must succeed.
+async fn join_when_there(client: &mut Client, room: &str, role: &str) -> Value {
+    try_join(client, room, role)
+        .await
+        .expect("the connection stays open")
+}
+
+/// Guest `name` (with `token`) back in `room` as a player through `addr`,
+/// reconnecting as often as its connection is closed under it.
+async fn rejoin(addr: std::net::SocketAddr, name: &str, token: &str, room: &str) -> Client {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let mut client = guest(addr, name, Some(token)).await;
+        if try_join(&mut client, room, "player").await.is_some() {
+            return client;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{name} never got back into {room}"
+        );
+    }
+}
+
+/// How many actions the room's record holds, as `client` sees it.
+async fn actions(client: &mut Client, room: &str) -> usize {
+    let sync = client
+        .request(json!({"type": "sync", "room_id": room}))
+        .await;
+    sync["snapshot"]["record"]["actions"]
+        .as_array()
+        .map_or(0, Vec::len)
+}
+
+/// The numbered events of `room` a client saw: (seq, event).
+fn events_seen(client: &Client, room: &str) -> Vec<(u64, Value)> {
+    client
+        .seen
+        .iter()
+        .filter(|m| m["type"] == "event" && m["room_id"] == room)
+        .map(|m| (m["seq"].as_u64().expect("seq"), m["event"].clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn players_and_spectators_on_two_nodes_see_one_game() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &url, &redis.url());
+    let b = node(dir_b.path(), &url, &redis.url());
+
+    let mut ada = guest(a.addr, "Ada", None).await;
+    let mut bob = guest(b.addr, "Bob", None).await;
+    let mut sam = guest(a.addr, "Sam", None).await;
+    let mut sue = guest(b.addr, "Sue", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+
+    // Node B's lobby lists the room node A runs.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let list = bob.request(json!({"type": "list_rooms"})).await;
+        let rooms = list["rooms"].as_array().expect("rooms");
+        if rooms.iter().any(|r| r["room_id"] == room.as_str()) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "node B never listed {room}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    join_when_there(&mut bob, &room, "player").await;
+    join_when_there(&mut sam, &room, "spectator").await;
+    join_when_there(&mut sue, &room, "spectator").await;
+
+    // Ada (node A) makes five on row 0; Bob (node B) plays row 5.
+    for i in 0..4u8 {
+        let reply = ada
+            .act(&room, json!({"kind": "place", "point": point(i, 0)}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+        let reply = bob
+            .act(&room, json!({"kind": "place", "point": point(i, 5)}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+    }
+    let reply = ada
+        .act(&room, json!({"kind": "place", "point": point(4, 0)}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    for client in [&mut ada, &mut bob, &mut sam, &mut sue] {
+        let over = client.event("game_over").await;
+        assert_eq!(over["event"]["result"]["winner"], "first", "{over}");
+    }
+
+    // All four saw the same numbered events, from the moment the four were
+    // in: the nine moves and the end.
+    let ada_saw = events_seen(&ada, &room);
+    let last = ada_saw.last().expect("events").0;
+    let tail = |saw: Vec<(u64, Value)>| -> Vec<(u64, Value)> {
+        saw.into_iter()
+            .filter(|(seq, _)| *seq + 10 > last)
+            .collect()
+    };
+    let ada_saw = tail(ada_saw);
+    assert_eq!(ada_saw.len(), 10, "{ada_saw:?}");
+    for (who, client) in [("Bob", &bob), ("Sam", &sam), ("Sue", &sue)] {
+        assert_eq!(
+            tail(events_seen(client, &room)),
+            ada_saw,
+            "{who} saw otherwise"
+        );
+    }
+
+    // The finished game is in each player's history, whichever node asks.
+    for client in [&mut ada, &mut bob] {
+        let games = client
+            .request(json!({"type": "list_games", "offset": 0, "limit": 10}))
+            .await;
+        assert_eq!(games["total"], 1, "{games}");
+    }
+}
+
+/// Plays alternate moves as fast as the server answers, from move `start`
+/// until a move is not acknowledged (its node died); returns how many were.
+async fn play_until_cut(
+    ada: &mut Client,
+    bob: &mut Client,
+    room: &str,
+    start: usize,
+    black: &[Value],
+    white: &[Value],
+) -> usize {
+    let mut done = 0;
+    for i in start..start + 40 {
+        let (mover, stones) = if i % 2 == 0 {
+            (&mut *ada, black)
+        } else {
+            (&mut *bob, white)
+        };
+        let place = json!({"kind": "place", "point": stones[i / 2]});
+        match mover.try_act(room, place).await {
+            Some(reply) if reply["type"] == "event" => done += 1,
+            // The room's node died: the relaying node says so, or the
+            // connection closes.
+            Some(reply) if reply["code"] == "busy" => break,
+            Some(reply) => panic!("move {i} refused: {reply}"),
+            None => break,
+        }
+    }
+    done
+}
+
+/// An arbitrary delay of 100–700 ms from a small xorshift.
+fn next_delay(rng: &mut u64) -> Duration {
+    *rng ^= *rng << 13;
+    *rng ^= *rng >> 7;
+    *rng ^= *rng << 17;
+    Duration::from_millis(100 + *rng % 600)
+}
+
+/// Ada and Bob back in `room` as players, both through `addr`.
+async fn back_in(addr: std::net::SocketAddr, tokens: &[String; 2], room: &str) -> (Client, Client) {
+    let ada = rejoin(addr, "Ada", &tokens[0], room).await;
+    let bob = rejoin(addr, "Bob", &tokens[1], room).await;
+    (ada, bob)
+}
+
+#[tokio::test]
+async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let fresh_node = || {
+        let dir = tempfile::tempdir().unwrap();
+        let node = node(dir.path(), &url, &redis.url());
+        (node, dir)
+    };
+    // `owner` runs the room (Ada plays there); `other` relays Bob's moves.
+    let (mut owner, mut owner_dir) = fresh_node();
+    let (mut other, mut other_dir) = fresh_node();
+    let black = points([0, 1]);
+    let white = points([2, 3]);
+    let mut ada = guest(owner.addr, "Ada", None).await;
+    let mut bob = guest(other.addr, "Bob", None).await;
+    let tokens = [ada.token.clone(), bob.token.clone()];
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    join_when_there(&mut bob, &room, "player").await;
+
+    let mut acked = 0usize;
+    let mut rng: u64 = 0x2545_F491_4F6C_DD1D;
+    for round in 0..4 {
+        // The room's node is killed at an arbitrary moment while the two
+        // play on it and through the other node.
+        let delay = next_delay(&mut rng);
+        let victim = owner;
+        let (done, ()) = tokio::join!(
+            play_until_cut(&mut ada, &mut bob, &room, acked, &black, &white),
+            async move {
+                tokio::time::sleep(delay).await;
+                victim.kill();
+            }
+        );
+        acked += done;
+        drop((ada, bob));
+        // Both reconnect to the surviving node, which takes the room over
+        // once the lease runs out, and find every acknowledged move.
+        let started = Instant::now();
+        let (mut ada_back, bob_back) = back_in(other.addr, &tokens, &room).await;
+        let moved_in = started.elapsed();
+        assert!(
+            moved_in < Duration::from_millis(LEASE_MS * 3),
+            "round {round}: the room took {moved_in:?} to move"
+        );
+        let held = actions(&mut ada_back, &room).await;
+        assert!(
+            held >= acked && held <= acked + 1,
+            "round {round}: {acked} moves acknowledged, {held} recovered"
+        );
+        acked = held;
+        // A new node joins; Bob moves to it, so the next game is cross-node
+        // again, and the survivor (which runs the room now) is next to die.
+        drop(bob_back);
+        owner = other;
+        owner_dir = std::mem::replace(&mut other_dir, tempfile::tempdir().unwrap());
+        (other, other_dir) = fresh_node();
+        ada = ada_back;
+        bob = rejoin(other.addr, "Bob", &tokens[1], &room).await;
+    }
+    drop(owner_dir);
+    assert!(acked > 8, "moves were made: {acked}");
+
+    // They finish the game: Bob resigns; the record holds every move.
+    let resigned = bob
+        .request(json!({"type": "resign", "room_id": room}))
+        .await;
+    assert_eq!(resigned["type"], "ok", "{resigned}");
+    let over = ada.event("game_over").await;
+    let game_id = over["event"]["game_id"].as_str().expect("game id");
+    let game = bob
+        .request(json!({"type": "get_game", "game_id": game_id}))
+        .await;
+    let moves = game["game"]["record"]["actions"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert_eq!(moves, acked, "{game}");
+    drop(owner);
+}
+
+#[tokio::test]
+async fn a_node_stopped_gracefully_hands_its_rooms_over_at_once() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &url, &redis.url());
+    let b = node(dir_b.path(), &url, &redis.url());
+    let mut ada = guest(a.addr, "Ada", None).await;
+    let mut bob = guest(b.addr, "Bob", None).await;
+    let tokens = [ada.token.clone(), bob.token.clone()];
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    join_when_there(&mut bob, &room, "player").await;
+    for (mover, p) in [(&mut ada, point(7, 7)), (&mut bob, point(8, 8))] {
+        let reply = mover.act(&room, json!({"kind": "place", "point": p})).await;
+        assert_eq!(reply["type"], "event", "{reply}");
+    }
+    // The leases would last 2 s more; a graceful stop hands over at once.
+    let stopped = Instant::now();
+    let stopping = std::thread::spawn(move || a.stop());
+    // Bob's node closes his connection: the room moved.
+    assert_eq!(bob.closed_with().await, Some(1012));
+    let (mut ada, _bob) = back_in(b.addr, &tokens, &room).await;
+    let moved_in = stopped.elapsed();
+    assert!(
+        moved_in < Duration::from_millis(LEASE_MS),
+        "the room took {moved_in:?} to move"
+    );
+    assert_eq!(actions(&mut ada, &room).await, 2);
+    stopping.join().expect("node A stopped");
+}
+
+#[tokio::test]
+async fn a_game_goes_on_when_redis_restarts() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let mut redis = TestRedis::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &url, &redis.url());
+    let b = node(dir_b.path(), &url, &redis.url());
+    let mut ada = guest(a.addr, "Ada", None).await;
+    let mut bob = guest(b.addr, "Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    join_when_there(&mut bob, &room, "player").await;
+    let black = points([0, 1]);
+    let white = points([2, 3]);
+    let mut acked = 0;
+    for i in 0..6 {
+        let (mover, stones) = if i % 2 == 0 {
+            (&mut ada, &black)
+        } else {
+            (&mut bob, &white)
+        };
+        let reply = mover
+            .act(&room, json!({"kind": "place", "point": stones[i / 2]}))
+            .await;
+        assert_eq!(reply["type"], "event", "{reply}");
+        acked += 1;
+    }
+    redis.restart();
+    // Bob's node lost its link: it closes his connection, and he comes back.
+    assert_eq!(bob.closed_with().await, Some(1012));
+    let mut bob = rejoin(b.addr, "Bob", &bob.token.clone(), &room).await;
+    // The game goes on across the two nodes, from where it was.
+    for i in 6..12 {
+        let (mover, stones) = if i % 2 == 0 {
+            (&mut ada, &black)
+        } else {
+            (&mut bob, &white)
+        };
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let reply = mover
+                .act(&room, json!({"kind": "place", "point": stones[i / 2]}))
+                .await;
+            if reply["type"] == "event" {
+                break;
+            }
+            assert_eq!(reply["code"], "busy", "{reply}");
+            assert!(Instant::now() < deadline, "move {i}: {reply}");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        acked += 1;
+    }
+    assert_eq!(actions(&mut ada, &room).await, acked);
+    assert_eq!(actions(&mut bob, &room).await, acked);
+}
