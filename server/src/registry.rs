@@ -24,7 +24,7 @@ use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key
 use crate::thinking::Thinking;
 
 /// A registered account, as the registry keeps it for sign-in.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Account {
     /// The player id it belongs to.
     pub player_id: String,
@@ -309,6 +309,14 @@ impl Shared {
     /// look-up or a change.
     pub fn challenges(&self) -> MutexGuard<'_, Challenges> {
         lock(&self.challenges)
+    }
+
+    /// Tells the other nodes of a cluster of a saved change to the players
+    /// (nothing on a server alone).
+    pub fn tell_nodes(&self, news: crate::cluster::PlayerNews) {
+        if let Some(cluster) = &self.cluster {
+            cluster.players_changed(news);
+        }
     }
 
     /// Records an identity (new, or renamed).

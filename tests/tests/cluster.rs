@@ -194,6 +194,27 @@ async fn players_and_spectators_on_two_nodes_see_one_game() {
         );
     }
 
+    // An account registered on node A signs in on node B.
+    let reply = ada
+        .request(json!({"type": "register", "password": "correct horse battery"}))
+        .await;
+    assert_eq!(reply["type"], "registered", "{reply}");
+    let mut signed_in = None;
+    for wait_ms in [100, 1_000] {
+        tokio::time::sleep(Duration::from_millis(wait_ms)).await;
+        let mut again = Client::connect(b.addr).await;
+        let welcome = again
+            .request(json!({"type": "hello", "protocol": 1, "name": "Ada",
+                            "account_password": "correct horse battery"}))
+            .await;
+        if welcome["type"] == "welcome" {
+            signed_in = Some(welcome);
+            break;
+        }
+    }
+    let welcome = signed_in.expect("Ada signs in on node B");
+    assert_eq!(welcome["player_id"], ada.player_id.as_str(), "{welcome}");
+
     // The finished game is in each player's history, whichever node asks.
     for client in [&mut ada, &mut bob] {
         let games = client

@@ -35,9 +35,11 @@ use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::handle::{Caller, ConnId, RoomCommand, RoomHandle};
+use crate::identity::Identity;
 use crate::lobby::Change;
 use crate::outlet::{Outlet, SendError};
-use crate::registry::Shared;
+use crate::registry::{Account, Shared};
+use crate::store::ApiTokenRow;
 use link::Link;
 use proxy::Proxy;
 use relay::RelayTo;
@@ -68,6 +70,21 @@ pub struct Cluster {
     /// Held by the tenancy loop while it renews and claims; set to `true`
     /// when the node stops holding rooms (it is stopping).
     holding: tokio::sync::Mutex<bool>,
+}
+
+/// A saved change to the players every node keeps in memory.
+pub enum PlayerNews {
+    /// An account was registered.
+    Registered(Account, Identity),
+    /// A bot account got an API token.
+    ApiToken(ApiTokenRow, Identity),
+    /// An API token was revoked.
+    ApiTokenRevoked {
+        /// The bot account.
+        player_id: String,
+        /// The token.
+        id: String,
+    },
 }
 
 /// Another node's connection in this node's rooms.
@@ -185,6 +202,18 @@ impl Cluster {
         if let Some(proxy) = lock(&self.proxies).remove(room_id) {
             proxy.stop(reason);
         }
+    }
+
+    /// Tells the other nodes of a change to the players they keep in
+    /// memory (an account, an API token), once it is saved.
+    pub fn players_changed(&self, news: PlayerNews) {
+        self.announce(&match news {
+            PlayerNews::Registered(account, identity) => News::Registered { account, identity },
+            PlayerNews::ApiToken(row, identity) => News::ApiToken { row, identity },
+            PlayerNews::ApiTokenRevoked { player_id, id } => {
+                News::ApiTokenRevoked { player_id, id }
+            }
+        });
     }
 
     /// Stops renewing and claiming (the node is stopping), once the round
@@ -331,6 +360,17 @@ fn on_news(shared: &Arc<Shared>, cluster: &Arc<Cluster>, news: News) {
                     });
                 }
             }
+        }
+        News::Registered { account, identity } => {
+            shared.reserve(account);
+            shared.put_identity(Arc::new(identity));
+        }
+        News::ApiToken { row, identity } => {
+            shared.api_tokens().add(row);
+            shared.put_identity(Arc::new(identity));
+        }
+        News::ApiTokenRevoked { player_id, id } => {
+            shared.api_tokens().revoke(&player_id, &id);
         }
         News::Leaving { node } => {
             if node != cluster.node {

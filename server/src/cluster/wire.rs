@@ -7,6 +7,8 @@ use tabula_shared::protocol::{ClientMessage, RoomId, RoomSummary};
 
 use crate::handle::ConnId;
 use crate::identity::Identity;
+use crate::registry::Account;
+use crate::store::ApiTokenRow;
 
 /// A node's name in the cluster: made fresh each time a node starts.
 pub type NodeId = String;
@@ -94,6 +96,27 @@ pub enum News {
     Hello {
         /// Which node.
         node: NodeId,
+    },
+    /// A player registered an account (saved): it signs in on any node.
+    Registered {
+        /// The account, with its password's hash.
+        account: Account,
+        /// The player's identity, now registered.
+        identity: Identity,
+    },
+    /// A bot account got an API token (saved).
+    ApiToken {
+        /// The token as stored (its hash).
+        row: ApiTokenRow,
+        /// The bot's identity.
+        identity: Identity,
+    },
+    /// An API token was revoked (saved).
+    ApiTokenRevoked {
+        /// The bot account.
+        player_id: String,
+        /// The token's id.
+        id: String,
     },
     /// `node` stopped and let go of its leases: claim its rooms now.
     Leaving {

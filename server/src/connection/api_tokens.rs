@@ -9,6 +9,7 @@ use tabula_shared::protocol::{ErrorCode, ServerMessage};
 
 use super::Handler;
 use crate::api_tokens::{hash, new_secret};
+use crate::cluster::PlayerNews;
 use crate::identity::Identity;
 use crate::store::ApiTokenRow;
 use crate::wall_clock::now_ms;
@@ -75,12 +76,14 @@ impl Handler {
             return;
         }
         let id = row.id.clone();
-        self.shared.api_tokens().add(row);
+        self.shared.api_tokens().add(row.clone());
         let bot = Arc::new(Identity {
             bot: true,
             ..(*identity).clone()
         });
         self.shared.put_identity(bot.clone());
+        self.shared
+            .tell_nodes(PlayerNews::ApiToken(row, (*bot).clone()));
         self.shared
             .challenges()
             .connect(self.id, self.tx.clone(), &bot);
@@ -136,6 +139,10 @@ impl Handler {
             return;
         }
         self.shared.api_tokens().revoke(&identity.id, &id);
+        self.shared.tell_nodes(PlayerNews::ApiTokenRevoked {
+            player_id: identity.id.clone(),
+            id,
+        });
         self.reply(rid, ServerMessage::Ok);
     }
 }

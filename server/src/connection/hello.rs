@@ -9,6 +9,7 @@ use tabula_shared::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, Server
 use super::Handler;
 use crate::accounts;
 use crate::address_limits::Limited;
+use crate::cluster::PlayerNews;
 use crate::identity::Identity;
 use crate::registry::Account;
 use crate::store::{AccountRow, PlayerRow, StoreError};
@@ -60,9 +61,9 @@ impl Handler {
             return;
         }
         let row = AccountRow {
-            player_id: account.player_id,
-            name: account.name,
-            hash: account.hash,
+            player_id: account.player_id.clone(),
+            name: account.name.clone(),
+            hash: account.hash.clone(),
         };
         if let Err(e) = self.shared.store.save_account(row).await {
             tracing::error!(error = %e, "saving an account failed");
@@ -78,6 +79,8 @@ impl Handler {
             ..(*identity).clone()
         });
         self.shared.put_identity(registered.clone());
+        self.shared
+            .tell_nodes(PlayerNews::Registered(account, (*registered).clone()));
         self.identity = Some(registered);
         self.reply(
             rid,

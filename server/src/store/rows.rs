@@ -43,7 +43,7 @@ pub struct AccountRow {
 }
 
 /// One API token of a bot account, as stored: its hash, never the secret.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ApiTokenRow {
     /// The token's public id.
     pub id: String,
