@@ -21,6 +21,10 @@ pub struct Config {
     /// How long a cluster node's lease on a room lasts unless renewed: a
     /// dead node's rooms move to another node within about this long.
     pub lease: Duration,
+    /// Load balancers in front of the server: a connection from one of
+    /// these counts as coming from the address it puts last in
+    /// `X-Forwarded-For` (for the per-address limits).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// When set, `hello` must carry this password.
     pub password: Option<String>,
     /// How long a dropped player's seat is held before the opponent may claim the win.
@@ -105,6 +109,7 @@ impl Default for Config {
             database: None,
             redis: None,
             lease: Duration::from_secs(10),
+            trusted_proxies: Vec::new(),
             password: None,
             grace: Duration::from_secs(60),
             max_connections: 20_000,

@@ -129,13 +129,19 @@ pub async fn serve(
 ) {
     let _ = stream.set_nodelay(true);
     // The same port serves the web client's page to a browser.
-    match http::route(&mut stream, shared.config.idle_timeout).await {
-        http::Route::WebSocket => {}
+    let forwarded_for = match http::route(&mut stream, shared.config.idle_timeout).await {
+        http::Route::WebSocket { forwarded_for } => forwarded_for,
         http::Route::Answered | http::Route::Dropped => return,
-    }
-    let addr = stream
+    };
+    let peer = stream
         .peer_addr()
         .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |a| a.ip());
+    // Behind a load balancer every client comes from its address: the
+    // per-address limits count the client's own, as that proxy reports it.
+    let addr = match forwarded_for {
+        Some(client) if shared.config.trusted_proxies.contains(&peer) => client,
+        _ => peer,
+    };
     let (read, outlet) = Outlet::new(stream, shared.backlogs.clone());
     let stream = WsStream::new(read, outlet.clone());
     // A client that never finishes its handshake is as silent as one that

@@ -17,7 +17,12 @@ const MAX_HEAD: usize = 8 * 1024;
 /// What a new connection asks for.
 pub enum Route {
     /// A WebSocket upgrade: hand the untouched stream to the game protocol.
-    WebSocket,
+    /// With the client's address as a proxy in front put it in
+    /// `X-Forwarded-For` (the last entry: the one that proxy added).
+    WebSocket {
+        /// That address, when the header has one.
+        forwarded_for: Option<std::net::IpAddr>,
+    },
     /// A plain HTTP request, answered (the connection is done).
     Answered,
     /// Nothing usable arrived in time, or the peer left.
@@ -30,6 +35,7 @@ struct Request {
     path: String,
     upgrade: bool,
     gzip: bool,
+    forwarded_for: Option<std::net::IpAddr>,
     head_len: usize,
 }
 
@@ -45,7 +51,9 @@ pub async fn route(stream: &mut TcpStream, wait: Duration) -> Route {
         Ok(Err(_)) | Err(_) => return Route::Dropped,
     };
     if request.upgrade {
-        return Route::WebSocket;
+        return Route::WebSocket {
+            forwarded_for: request.forwarded_for,
+        };
     }
     let mut head = vec![0; request.head_len];
     if stream.read_exact(&mut head).await.is_err() {
@@ -101,6 +109,10 @@ impl Request {
             gzip: header("accept-encoding")
                 .split(',')
                 .any(|coding| coding.trim().starts_with("gzip")),
+            forwarded_for: header("x-forwarded-for")
+                .rsplit(',')
+                .next()
+                .and_then(|last| last.trim().parse().ok()),
             head_len,
         }
     }

@@ -37,6 +37,11 @@ struct Args {
     /// node's rooms move to another node within about this long.
     #[arg(long, default_value_t = 10)]
     lease_secs: u64,
+    /// A load balancer in front of this server (repeat for several): its
+    /// connections count as coming from the client address it puts last
+    /// in `X-Forwarded-For`, for the per-address limits.
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Vec<std::net::IpAddr>,
     /// Make the server private: clients must send this password.
     #[arg(long)]
     password: Option<String>,
@@ -134,6 +139,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         database: args.database,
         redis: args.redis,
         lease: Duration::from_secs(args.lease_secs.max(1)),
+        trusted_proxies: args.trusted_proxy,
         password: args.password,
         grace: Duration::from_secs(args.grace_secs),
         max_connections: args.max_connections,

@@ -143,6 +143,23 @@ impl Client {
     }
 
     /// A client on an open WebSocket that has not said hello yet.
+    /// Connects as a load balancer would pass a client on: with
+    /// `X-Forwarded-For: forwarded_for`.
+    pub async fn connect_forwarded(addr: SocketAddr, forwarded_for: &str) -> Client {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        let mut request = format!("ws://{addr}/")
+            .into_client_request()
+            .expect("request");
+        request.headers_mut().insert(
+            "X-Forwarded-For",
+            forwarded_for.parse().expect("header value"),
+        );
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .expect("websocket connects");
+        Client::over(ws)
+    }
+
     fn over(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Client {
         Client {
             ws,

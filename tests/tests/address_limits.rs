@@ -155,6 +155,37 @@ async fn new_guests_and_rooms_are_limited_per_address() {
 }
 
 #[tokio::test]
+async fn behind_a_trusted_proxy_the_forwarded_address_is_counted() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let mut config = test_config(tmp.path());
+    config.new_players_per_address = 2;
+    // The proxy is 127.0.0.1; 127.0.0.2 is not trusted.
+    config.trusted_proxies = vec![ip("127.0.0.1")];
+    let server = TestServer::start_with(config).await;
+    // Through the proxy: two new guests per forwarded client address
+    // (the last entry, the one the proxy added), not for the proxy itself.
+    for client in ["10.0.0.5", "10.0.0.6", "203.0.113.9, 10.0.0.7"] {
+        for n in 0..2 {
+            let mut c = Client::connect_forwarded(server.addr, client).await;
+            let reply = c.request(hello(&format!("G{n}"))).await;
+            assert_eq!(reply["type"], "welcome", "{client}: {reply}");
+        }
+        let mut c = Client::connect_forwarded(server.addr, client).await;
+        let reply = c.request(hello("G3")).await;
+        assert_eq!(reply["code"], "rate_limited", "{client}: {reply}");
+    }
+    // A header from anyone else is not believed: 127.0.0.2 is counted.
+    for n in 0..2 {
+        let mut c = Client::connect_from(server.addr, ip("127.0.0.2")).await;
+        let reply = c.request(hello(&format!("H{n}"))).await;
+        assert_eq!(reply["type"], "welcome", "{reply}");
+    }
+    let (_, reply) = hello_from(&server, "127.0.0.2", hello("H3")).await;
+    assert_eq!(reply["code"], "rate_limited", "{reply}");
+    server.stop().await;
+}
+
+#[tokio::test]
 async fn the_last_tenth_of_the_rooms_is_kept_for_registered_players() {
     let tmp = tempfile::tempdir().expect("dir");
     let mut config = test_config(tmp.path());
