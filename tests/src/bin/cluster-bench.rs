@@ -194,7 +194,7 @@ async fn play(
     while start.elapsed() < Duration::from_secs(seconds) && i / 2 < stones[0].len() {
         let due = start + Duration::from_secs(i as u64);
         tokio::time::sleep_until(due.into()).await;
-        let (mover, opponent) = if i % 2 == 0 {
+        let (mover, opponent) = if i.is_multiple_of(2) {
             (&mut black, &mut white)
         } else {
             (&mut white, &mut black)
