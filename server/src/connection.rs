@@ -345,8 +345,7 @@ impl Handler {
                 self.hello(rid, message).await;
                 if let Some(identity) = &self.identity {
                     self.shared
-                        .challenges()
-                        .connect(self.id, self.tx.clone(), identity);
+                        .player_online(self.id, self.tx.clone(), identity);
                 }
                 if self.identity.as_ref().is_some_and(|i| i.bot) {
                     // An engine answers at once, all game long: a bot's
@@ -610,7 +609,7 @@ impl Handler {
     /// Tells every room this connection was in that it is gone, and lets a
     /// guest's identity go from memory (the store keeps it).
     fn disconnected(&mut self) {
-        self.shared.challenges().disconnect(self.id);
+        self.shared.player_offline(self.id);
         if let Some(identity) = &self.identity
             && !identity.registered
         {

@@ -319,6 +319,33 @@ impl Shared {
         }
     }
 
+    /// A connection said hello as `identity`: the player is online, on
+    /// every node of a cluster.
+    pub fn player_online(&self, conn: u64, outlet: crate::outlet::Outlet, identity: &Identity) {
+        let player = self.challenges().connect(conn, outlet, identity);
+        if let Some(cluster) = &self.cluster {
+            cluster.online(player);
+        }
+    }
+
+    /// A connection closed: its player is offline once it was their last.
+    pub fn player_offline(&self, conn: u64) {
+        let gone = self.challenges().disconnect(conn);
+        if let (Some(cluster), Some(player_id)) = (&self.cluster, gone) {
+            cluster.offline(player_id);
+        }
+    }
+
+    /// Sends `message` to every connection of `player_id`, on any node.
+    pub fn tell_player(&self, player_id: &str, message: tabula_shared::protocol::ServerMessage) {
+        let (text, nodes) = self.challenges().tell(player_id, message);
+        if let Some(cluster) = &self.cluster {
+            for node in nodes {
+                cluster.tell(&node, player_id, text.clone());
+            }
+        }
+    }
+
     /// Records an identity (new, or renamed).
     pub fn put_identity(&self, identity: Arc<Identity>) {
         lock(&self.players).insert(identity.token.clone(), identity);

@@ -194,6 +194,27 @@ async fn players_and_spectators_on_two_nodes_see_one_game() {
         );
     }
 
+    // Sam (node A) challenges Sue (node B) by name; she accepts on node B,
+    // which runs the new room, and Sam joins it through node A.
+    let options = gomoku_options(json!({"kind": "human"}), "black");
+    let sent = sam
+        .request(json!({"type": "challenge", "to": "sue", "options": options}))
+        .await;
+    assert_eq!(sent["type"], "challenge_sent", "{sent}");
+    let got = sue.expect(|m| m["type"] == "challenged").await;
+    assert_eq!(got["from"]["name"], "Sam", "{got}");
+    let joined = sue
+        .request(json!({"type": "answer_challenge",
+                        "challenge_id": sent["challenge_id"], "accept": true}))
+        .await;
+    assert_eq!(joined["type"], "joined", "{joined}");
+    let answered = sam.expect(|m| m["type"] == "challenge_answered").await;
+    assert_eq!(answered["accepted"], true, "{answered}");
+    let challenge_room = answered["room_id"].as_str().expect("room").to_string();
+    join_when_there(&mut sam, &challenge_room, "player").await;
+    let started = sue.event("game_started").await;
+    assert_eq!(started["room_id"], json!(challenge_room));
+
     // An account registered on node A signs in on node B.
     let reply = ada
         .request(json!({"type": "register", "password": "correct horse battery"}))

@@ -30,10 +30,11 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use tabula_shared::protocol::{ErrorCode, RoomId, ServerFrame, ServerMessage};
+use tabula_shared::protocol::{ErrorCode, PlayerInfo, RoomId, ServerFrame, ServerMessage};
 use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
+use crate::challenges::Challenge;
 use crate::handle::{Caller, ConnId, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::lobby::Change;
@@ -216,6 +217,46 @@ impl Cluster {
         });
     }
 
+    /// A player connected here.
+    pub fn online(&self, player: PlayerInfo) {
+        self.announce(&News::Online {
+            node: self.node.clone(),
+            player,
+        });
+    }
+
+    /// A player's last connection here closed.
+    pub fn offline(&self, player_id: String) {
+        self.announce(&News::Offline {
+            node: self.node.clone(),
+            player_id,
+        });
+    }
+
+    /// Passes the frame `text` on to `player_id`'s connections on `node`.
+    pub fn tell(&self, node: &str, player_id: &str, text: String) {
+        self.send(
+            node,
+            &ToNode::Tell {
+                player_id: player_id.to_string(),
+                text,
+            },
+        );
+    }
+
+    /// Hands challenge `challenge_id` to `node`, where its target is online.
+    pub fn challenge(&self, node: &str, challenge_id: &str, challenge: &Challenge) {
+        self.send(
+            node,
+            &ToNode::Challenge {
+                challenge_id: challenge_id.to_string(),
+                from: challenge.from.clone(),
+                to: challenge.to.clone(),
+                options: challenge.options.clone(),
+            },
+        );
+    }
+
     /// Stops renewing and claiming (the node is stopping), once the round
     /// in progress is over.
     pub async fn stop_holding(&self) {
@@ -270,6 +311,7 @@ async fn listen(shared: Arc<Shared>, cluster: Arc<Cluster>) {
         }
         tracing::warn!("lost Redis: closing the connections served through it");
         link_lost(&cluster);
+        shared.challenges().forget_nodes(None);
         tokio::time::sleep(RESUBSCRIBE).await;
     }
 }
@@ -359,6 +401,10 @@ fn on_news(shared: &Arc<Shared>, cluster: &Arc<Cluster>, news: News) {
                         code,
                     });
                 }
+                let here = shared.challenges().online_here();
+                for player in here {
+                    cluster.online(player);
+                }
             }
         }
         News::Registered { account, identity } => {
@@ -372,8 +418,20 @@ fn on_news(shared: &Arc<Shared>, cluster: &Arc<Cluster>, news: News) {
         News::ApiTokenRevoked { player_id, id } => {
             shared.api_tokens().revoke(&player_id, &id);
         }
+        News::Online { node, player } => {
+            if node != cluster.node {
+                cluster.heard_from(&node);
+                shared.challenges().online_elsewhere(&node, player);
+            }
+        }
+        News::Offline { node, player_id } => {
+            if node != cluster.node {
+                shared.challenges().offline_elsewhere(&node, &player_id);
+            }
+        }
         News::Leaving { node } => {
             if node != cluster.node {
+                shared.challenges().forget_nodes(Some(&node));
                 lock(&cluster.seen).remove(&node);
                 cluster.claim_now.notify_one();
             }
@@ -468,6 +526,29 @@ fn on_message(shared: &Arc<Shared>, cluster: &Arc<Cluster>, message: ToNode) {
                 }
             }
         }
+        ToNode::Tell { player_id, text } => {
+            shared.challenges().tell_here(&player_id, &text);
+        }
+        ToNode::Challenge {
+            challenge_id,
+            from,
+            to,
+            options,
+        } => {
+            let challenged = ServerMessage::Challenged {
+                challenge_id: challenge_id.clone(),
+                from: PlayerInfo {
+                    id: from.id.clone(),
+                    name: from.name.clone(),
+                    ai: None,
+                    bot: from.bot,
+                },
+                options: options.clone(),
+            };
+            let mut challenges = shared.challenges();
+            challenges.keep(challenge_id, Challenge::new(from, to.clone(), options));
+            challenges.tell_here(&to, &ServerFrame::push(challenged).encode());
+        }
         ToNode::Close { conn, code, reason } => {
             let outlet = lock(&cluster.sockets).get(&conn).cloned();
             if let Some(outlet) = outlet {
@@ -478,8 +559,9 @@ fn on_message(shared: &Arc<Shared>, cluster: &Arc<Cluster>, message: ToNode) {
 }
 
 /// Takes out of this node's rooms the connections of nodes not heard from
-/// within a lease (they died: their clients reconnect elsewhere).
-fn forget_silent_nodes(cluster: &Cluster) {
+/// within a lease (they died: their clients reconnect elsewhere), and
+/// forgets who was online there.
+fn forget_silent_nodes(shared: &Shared, cluster: &Cluster) {
     let silent: Vec<NodeId> = {
         let mut seen = lock(&cluster.seen);
         let silent: Vec<NodeId> = seen
@@ -494,6 +576,9 @@ fn forget_silent_nodes(cluster: &Cluster) {
     };
     if silent.is_empty() {
         return;
+    }
+    for node in &silent {
+        shared.challenges().forget_nodes(Some(node));
     }
     let gone: Vec<Visitor> = {
         let mut visitors = lock(&cluster.visitors);

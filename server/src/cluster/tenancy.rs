@@ -92,6 +92,6 @@ pub async fn run(shared: Arc<Shared>, cluster: Arc<Cluster>) {
         renew(&shared, &cluster).await;
         claim(&shared, &cluster).await;
         drop(holding);
-        forget_silent_nodes(&cluster);
+        forget_silent_nodes(&shared, &cluster);
     }
 }

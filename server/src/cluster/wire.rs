@@ -3,7 +3,7 @@
 //! cluster's channel). Both are JSON.
 
 use serde::{Deserialize, Serialize};
-use tabula_shared::protocol::{ClientMessage, RoomId, RoomSummary};
+use tabula_shared::protocol::{ClientMessage, PlayerInfo, RoomId, RoomOptions, RoomSummary};
 
 use crate::handle::ConnId;
 use crate::identity::Identity;
@@ -56,6 +56,26 @@ pub enum ToNode {
         /// The frame's text, exactly as the room encoded it.
         text: String,
     },
+    /// For a node where `player_id` is online: a frame for each of their
+    /// connections (a challenge's answer, say).
+    Tell {
+        /// The player.
+        player_id: String,
+        /// The frame.
+        text: String,
+    },
+    /// For a node where the challenged player is online: keep this
+    /// challenge (they answer it there) and show it to them.
+    Challenge {
+        /// Its id.
+        challenge_id: String,
+        /// The challenger.
+        from: Identity,
+        /// The challenged player's id.
+        to: String,
+        /// The game asked for.
+        options: RoomOptions,
+    },
     /// For the node holding the socket: close this client's connection.
     Close {
         /// The connection.
@@ -86,6 +106,20 @@ pub enum News {
         owner: NodeId,
         /// Which room.
         room_id: RoomId,
+    },
+    /// `player` connected to `node` (for challenges and the bots list).
+    Online {
+        /// The node.
+        node: NodeId,
+        /// The player.
+        player: PlayerInfo,
+    },
+    /// `player_id`'s last connection to `node` closed.
+    Offline {
+        /// The node.
+        node: NodeId,
+        /// The player.
+        player_id: String,
     },
     /// `node` is alive (sent every lease tick).
     Beat {

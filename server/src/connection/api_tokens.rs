@@ -84,9 +84,7 @@ impl Handler {
         self.shared.put_identity(bot.clone());
         self.shared
             .tell_nodes(PlayerNews::ApiToken(row, (*bot).clone()));
-        self.shared
-            .challenges()
-            .connect(self.id, self.tx.clone(), &bot);
+        self.shared.player_online(self.id, self.tx.clone(), &bot);
         self.identity = Some(bot);
         self.reply(
             rid,

@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use tabula_shared::protocol::{
-    ClientMessage, ErrorCode, Opponent, PlayerInfo, Role, RoomOptions, ServerMessage,
+    ClientMessage, ErrorCode, Opponent, PlayerInfo, Role, RoomOptions, ServerFrame, ServerMessage,
 };
 
 use super::Handler;
+use crate::challenges::Challenge;
 use crate::identity::Identity;
 use crate::room;
 
@@ -32,7 +33,7 @@ impl Handler {
             return;
         }
         let mut challenges = self.shared.challenges();
-        let Some(target) = challenges.online_by_name(to) else {
+        let Some((target, nodes)) = challenges.online_by_name(to) else {
             self.reply(
                 rid,
                 ServerMessage::error(
@@ -49,22 +50,31 @@ impl Handler {
             );
             return;
         }
-        let challenge_id = challenges.open(identity.clone(), target.id.clone(), options.clone());
+        let challenge = Challenge::new(identity.clone(), target.id.clone(), options.clone());
+        let challenge_id = challenges.open(challenge.clone());
         let from = PlayerInfo {
             id: identity.id.clone(),
             name: identity.name.clone(),
             ai: None,
             bot: identity.bot,
         };
-        challenges.tell(
+        // Here, and on every other node the player is on, which keeps the
+        // challenge for them to answer there.
+        challenges.tell_here(
             &target.id,
-            ServerMessage::Challenged {
+            &ServerFrame::push(ServerMessage::Challenged {
                 challenge_id: challenge_id.clone(),
                 from,
                 options,
-            },
+            })
+            .encode(),
         );
         drop(challenges);
+        if let Some(cluster) = &self.shared.cluster {
+            for node in nodes {
+                cluster.challenge(&node, &challenge_id, &challenge);
+            }
+        }
         self.reply(rid, ServerMessage::ChallengeSent { challenge_id });
     }
 
@@ -95,17 +105,14 @@ impl Handler {
             room_id,
         };
         if !accept {
-            self.shared
-                .challenges()
-                .tell(&challenge.from.id, answered(None));
+            self.shared.tell_player(&challenge.from.id, answered(None));
             self.reply(rid, ServerMessage::Ok);
             return;
         }
         match room::create(&self.shared, &challenge.from, challenge.options) {
             Ok(room_id) => {
                 self.shared
-                    .challenges()
-                    .tell(&challenge.from.id, answered(Some(room_id.clone())));
+                    .tell_player(&challenge.from.id, answered(Some(room_id.clone())));
                 let join = ClientMessage::JoinRoom {
                     room_id: room_id.clone(),
                     role: Role::Player,
@@ -114,9 +121,7 @@ impl Handler {
                 self.forward(&room_id, identity, rid, join);
             }
             Err((code, why)) => {
-                self.shared
-                    .challenges()
-                    .tell(&challenge.from.id, answered(None));
+                self.shared.tell_player(&challenge.from.id, answered(None));
                 self.reply(rid, ServerMessage::error(code, why));
             }
         }
