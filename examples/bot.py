@@ -125,9 +125,11 @@ class Bot:
         self.board = {}
         self.turn = {}
         self.next_id = 1
+        self.sent = {}
 
     async def send(self, msg):
         msg["request_id"] = self.next_id
+        self.sent[self.next_id] = msg
         self.next_id += 1
         await self.ws.send(json.dumps(msg))
 
@@ -180,10 +182,12 @@ class Bot:
         async for text in self.ws:
             msg = json.loads(text)
             kind = msg.get("type")
+            refused = self.sent.pop(msg.get("request_id"), None)
             if kind == "error":
-                if msg["code"] == "rate_limited":
+                if msg["code"] == "rate_limited" and refused is not None:
+                    # Too fast for the server: the same request again, later.
                     await asyncio.sleep(msg.get("retry_after_ms", 100) / 1000)
-                    await self.resend_turn()
+                    await self.send(refused)
                     continue
                 raise SystemExit("server error: %s" % msg)
             if kind == "joined":
@@ -204,9 +208,6 @@ class Bot:
                 result = await self.on_event(msg["event"])
                 if result is not None:
                     return result
-
-    async def resend_turn(self):
-        await self.on_turn(self.turn)
 
     async def on_event(self, event):
         kind = event["kind"]

@@ -118,10 +118,11 @@ impl Server {
             }
         }
         if let Some(cluster) = &cluster {
-            // A node claims the rooms no live node holds (all of them, for
-            // the first node of a cluster).
-            restored += cluster::claim(&shared, cluster).await;
+            // Started first, so that the other nodes hear of the rooms it
+            // claims: those no live node holds (all of them, for the first
+            // node of a cluster).
             cluster::Cluster::start(&shared);
+            restored += cluster::claim(&shared, cluster).await;
         }
         Ok(Server { shared, restored })
     }
