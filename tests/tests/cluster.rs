@@ -334,8 +334,11 @@ async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move(
         let started = Instant::now();
         let (mut ada_back, bob_back) = back_in(other.addr, &tokens, &room).await;
         let moved_in = started.elapsed();
+        // The lease runs out at most a lease after its last renewal, and
+        // the survivor claims within a third of a lease after that.
+        eprintln!("round {round}: back in the room {moved_in:?} after the kill");
         assert!(
-            moved_in < Duration::from_millis(LEASE_MS * 3),
+            moved_in < Duration::from_millis(LEASE_MS * 2),
             "round {round}: the room took {moved_in:?} to move"
         );
         let held = actions(&mut ada_back, &room).await;
@@ -399,6 +402,7 @@ async fn a_node_stopped_gracefully_hands_its_rooms_over_at_once() {
     assert_eq!(bob.closed_with().await, Some(1012));
     let (mut ada, _bob) = back_in(b.addr, &tokens, &room).await;
     let moved_in = stopped.elapsed();
+    eprintln!("back in the room {moved_in:?} after the graceful stop began");
     assert!(
         moved_in < Duration::from_millis(LEASE_MS),
         "the room took {moved_in:?} to move"
