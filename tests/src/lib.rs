@@ -402,9 +402,64 @@ impl Client {
         }
     }
 
+    /// How many actions `room`'s record holds now (from a `sync`).
+    pub async fn record_len(&mut self, room: &str) -> usize {
+        let sync = self.request(json!({"type": "sync", "room_id": room})).await;
+        sync["snapshot"]["record"]["actions"]
+            .as_array()
+            .map_or(0, Vec::len)
+    }
+
     /// Closes the connection.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+    }
+}
+
+/// The address a server started as a child process prints first
+/// (`LISTENING <addr>` on its piped stdout).
+pub fn listening_addr(child: &mut std::process::Child) -> SocketAddr {
+    use std::io::BufRead;
+    let stdout = child.stdout.take().expect("the server's stdout is piped");
+    let mut line = String::new();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut line)
+        .expect("server prints its address");
+    line.trim()
+        .strip_prefix("LISTENING ")
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+}
+
+/// The points of one colour class, `(x + 2y) % 5` in `classes`, as JSON
+/// points. A set missing one class of that sum has no five in a row in any
+/// direction: two players on two such sets never end their game.
+pub fn points_without_five(classes: [u8; 2]) -> Vec<Value> {
+    let mut out = Vec::new();
+    for y in 0..15u8 {
+        for x in 0..15u8 {
+            if classes.contains(&((x + 2 * y) % 5)) {
+                out.push(point(x, y));
+            }
+        }
+    }
+    out
+}
+
+/// Settings for load tools: limits far above what their bots reach, since
+/// every bot comes from this machine's one address and moves far faster
+/// than people do (the default 30 requests/s per connection would make a
+/// load test a rate-limit test).
+pub fn load_config(data_dir: &Path) -> tabula_server::Config {
+    tabula_server::Config {
+        data_dir: data_dir.to_path_buf(),
+        max_connections: 100_000,
+        max_rooms: 100_000,
+        rate_burst: 1_000,
+        rate_per_sec: 1_000,
+        new_players_per_address: u32::MAX,
+        rooms_per_address: usize::MAX,
+        ..tabula_server::Config::default()
     }
 }
 
@@ -451,7 +506,6 @@ impl ChildServer {
 
     /// Starts the binary at `exe` with `data_dir` and more arguments.
     pub fn start_with_args(exe: &str, data_dir: &Path, args: &[&str]) -> ChildServer {
-        use std::io::BufRead;
         let mut cmd = std::process::Command::new(exe);
         cmd.arg("--data-dir").arg(data_dir).args(args);
         let mut child = cmd
@@ -459,23 +513,19 @@ impl ChildServer {
             .stdout(std::process::Stdio::piped())
             .spawn()
             .expect("server process starts");
-        let stdout = child.stdout.take().expect("stdout");
-        let mut line = String::new();
-        std::io::BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("server prints its address");
-        let addr = line
-            .trim()
-            .strip_prefix("LISTENING ")
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"));
+        let addr = listening_addr(&mut child);
         ChildServer { addr, child }
     }
 
-    /// A graceful stop (its stdin closes): it saves its rooms and, as a
-    /// cluster node, hands them over; waits for it to exit.
-    pub fn stop(mut self) {
+    /// Starts a graceful stop (closes its stdin): it saves its rooms and,
+    /// as a cluster node, hands them over; [`ChildServer::wait_stopped`]
+    /// waits for it to exit.
+    pub fn begin_stop(&mut self) {
         drop(self.child.stdin.take());
+    }
+
+    /// Waits up to 30 s for the server to exit after [`ChildServer::begin_stop`].
+    pub fn wait_stopped(&mut self) {
         let deadline = std::time::Instant::now() + Duration::from_secs(30);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tabula_test_postgres::TestPostgres;
 use tabula_tests::redis::TestRedis;
-use tabula_tests::{ChildServer, Client, gomoku_options, point};
+use tabula_tests::{ChildServer, Client, gomoku_options, point, points_without_five};
 
 /// A node's lease on a room in these tests (the nodes renew it every third).
 const LEASE_MS: u64 = 2_000;
@@ -34,19 +34,40 @@ fn node(dir: &Path, url: &str, redis: &str) -> ChildServer {
     )
 }
 
-/// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
-/// one class of that sum has no five in a row in any direction, so the
-/// game never ends by itself.
-fn points(classes: [u8; 2]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for y in 0..15u8 {
-        for x in 0..15u8 {
-            if classes.contains(&((x + 2 * y) % 5)) {
-                out.push(point(x, y));
-            }
-        }
+/// Two nodes on a PostgreSQL and a Redis of their own (dropped in this
+/// order: the nodes first).
+struct TwoNodes {
+    a: ChildServer,
+    b: ChildServer,
+    redis: TestRedis,
+    _pg: TestPostgres,
+    _dirs: [tempfile::TempDir; 2],
+}
+
+fn two_nodes() -> TwoNodes {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    TwoNodes {
+        a: node(dirs[0].path(), &url, &redis.url()),
+        b: node(dirs[1].path(), &url, &redis.url()),
+        redis,
+        _pg: pg,
+        _dirs: dirs,
     }
-    out
+}
+
+/// Ada (black, on node A, which runs the room) and Bob (on node B) seated
+/// in a new Gomoku room.
+async fn cross_node_game(nodes: &TwoNodes) -> (Client, Client, String) {
+    let mut ada = guest(nodes.a.addr, "Ada", None).await;
+    let mut bob = guest(nodes.b.addr, "Bob", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    join_when_there(&mut bob, &room, "player").await;
+    (ada, bob, room)
 }
 
 /// A guest named `name` on `addr`, back with `token` when given.
@@ -103,16 +124,6 @@ async fn rejoin(addr: std::net::SocketAddr, name: &str, token: &str, room: &str)
     }
 }
 
-/// How many actions the room's record holds, as `client` sees it.
-async fn actions(client: &mut Client, room: &str) -> usize {
-    let sync = client
-        .request(json!({"type": "sync", "room_id": room}))
-        .await;
-    sync["snapshot"]["record"]["actions"]
-        .as_array()
-        .map_or(0, Vec::len)
-}
-
 /// The numbered events of `room` a client saw: (seq, event).
 fn events_seen(client: &Client, room: &str) -> Vec<(u64, Value)> {
     client
@@ -125,13 +136,8 @@ fn events_seen(client: &Client, room: &str) -> Vec<(u64, Value)> {
 
 #[tokio::test]
 async fn players_and_spectators_on_two_nodes_see_one_game() {
-    let pg = TestPostgres::start();
-    let url = pg.database();
-    let redis = TestRedis::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &url, &redis.url());
-    let b = node(dir_b.path(), &url, &redis.url());
-
+    let nodes = two_nodes();
+    let (a, b) = (&nodes.a, &nodes.b);
     let mut ada = guest(a.addr, "Ada", None).await;
     let mut bob = guest(b.addr, "Bob", None).await;
     let mut sam = guest(a.addr, "Sam", None).await;
@@ -303,8 +309,8 @@ async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move(
     // `owner` runs the room (Ada plays there); `other` relays Bob's moves.
     let (mut owner, mut owner_dir) = fresh_node();
     let (mut other, mut other_dir) = fresh_node();
-    let black = points([0, 1]);
-    let white = points([2, 3]);
+    let black = points_without_five([0, 1]);
+    let white = points_without_five([2, 3]);
     let mut ada = guest(owner.addr, "Ada", None).await;
     let mut bob = guest(other.addr, "Bob", None).await;
     let tokens = [ada.token.clone(), bob.token.clone()];
@@ -341,7 +347,7 @@ async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move(
             moved_in < Duration::from_millis(LEASE_MS * 2),
             "round {round}: the room took {moved_in:?} to move"
         );
-        let held = actions(&mut ada_back, &room).await;
+        let held = ada_back.record_len(&room).await;
         assert!(
             held >= acked && held <= acked + 1,
             "round {round}: {acked} moves acknowledged, {held} recovered"
@@ -378,55 +384,35 @@ async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move(
 
 #[tokio::test]
 async fn a_node_stopped_gracefully_hands_its_rooms_over_at_once() {
-    let pg = TestPostgres::start();
-    let url = pg.database();
-    let redis = TestRedis::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &url, &redis.url());
-    let b = node(dir_b.path(), &url, &redis.url());
-    let mut ada = guest(a.addr, "Ada", None).await;
-    let mut bob = guest(b.addr, "Bob", None).await;
+    let mut nodes = two_nodes();
+    let (mut ada, mut bob, room) = cross_node_game(&nodes).await;
     let tokens = [ada.token.clone(), bob.token.clone()];
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    join_when_there(&mut bob, &room, "player").await;
     for (mover, p) in [(&mut ada, point(7, 7)), (&mut bob, point(8, 8))] {
         let reply = mover.act(&room, json!({"kind": "place", "point": p})).await;
         assert_eq!(reply["type"], "event", "{reply}");
     }
     // The leases would last 2 s more; a graceful stop hands over at once.
     let stopped = Instant::now();
-    let stopping = std::thread::spawn(move || a.stop());
+    nodes.a.begin_stop();
     // Bob's node closes his connection: the room moved.
     assert_eq!(bob.closed_with().await, Some(1012));
-    let (mut ada, _bob) = back_in(b.addr, &tokens, &room).await;
+    let (mut ada, _bob) = back_in(nodes.b.addr, &tokens, &room).await;
     let moved_in = stopped.elapsed();
     eprintln!("back in the room {moved_in:?} after the graceful stop began");
     assert!(
         moved_in < Duration::from_millis(LEASE_MS),
         "the room took {moved_in:?} to move"
     );
-    assert_eq!(actions(&mut ada, &room).await, 2);
-    stopping.join().expect("node A stopped");
+    assert_eq!(ada.record_len(&room).await, 2);
+    nodes.a.wait_stopped();
 }
 
 #[tokio::test]
 async fn a_game_goes_on_when_redis_restarts() {
-    let pg = TestPostgres::start();
-    let url = pg.database();
-    let mut redis = TestRedis::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &url, &redis.url());
-    let b = node(dir_b.path(), &url, &redis.url());
-    let mut ada = guest(a.addr, "Ada", None).await;
-    let mut bob = guest(b.addr, "Bob", None).await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    join_when_there(&mut bob, &room, "player").await;
-    let black = points([0, 1]);
-    let white = points([2, 3]);
+    let mut nodes = two_nodes();
+    let (mut ada, mut bob, room) = cross_node_game(&nodes).await;
+    let black = points_without_five([0, 1]);
+    let white = points_without_five([2, 3]);
     let mut acked = 0;
     for i in 0..6 {
         let (mover, stones) = if i % 2 == 0 {
@@ -440,10 +426,10 @@ async fn a_game_goes_on_when_redis_restarts() {
         assert_eq!(reply["type"], "event", "{reply}");
         acked += 1;
     }
-    redis.restart();
+    nodes.redis.restart();
     // Bob's node lost its link: it closes his connection, and he comes back.
     assert_eq!(bob.closed_with().await, Some(1012));
-    let mut bob = rejoin(b.addr, "Bob", &bob.token.clone(), &room).await;
+    let mut bob = rejoin(nodes.b.addr, "Bob", &bob.token.clone(), &room).await;
     // The game goes on across the two nodes, from where it was.
     for i in 6..12 {
         let (mover, stones) = if i % 2 == 0 {
@@ -465,6 +451,6 @@ async fn a_game_goes_on_when_redis_restarts() {
         }
         acked += 1;
     }
-    assert_eq!(actions(&mut ada, &room).await, acked);
-    assert_eq!(actions(&mut bob, &room).await, acked);
+    assert_eq!(ada.record_len(&room).await, acked);
+    assert_eq!(bob.record_len(&room).await, acked);
 }

@@ -10,33 +10,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::json;
 use tabula_tests::changes::{ChangeScript, STEPS_PER_GAME, play, seat_players};
-use tabula_tests::{ChildServer, Client, gomoku_options, point};
-
-/// Points of one colour class: `(x + 2y) % 5` in `classes`. A set missing
-/// one class of that sum has no five in a row in any direction, so the
-/// game never ends by itself.
-fn points(classes: [u8; 2]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for y in 0..15u8 {
-        for x in 0..15u8 {
-            if classes.contains(&((x + 2 * y) % 5)) {
-                out.push(point(x, y));
-            }
-        }
-    }
-    out
-}
-
-async fn actions(client: &mut Client, room: &str) -> usize {
-    let sync = client
-        .request(json!({"type": "sync", "room_id": room}))
-        .await;
-    sync["snapshot"]["record"]["actions"]
-        .as_array()
-        .map_or(0, Vec::len)
-}
+use tabula_tests::{ChildServer, Client, gomoku_options, points_without_five};
 
 #[tokio::test]
 async fn acknowledged_moves_and_players_survive_a_kill_loop() {
@@ -57,8 +33,8 @@ async fn acknowledged_moves_and_players_survive_a_kill_loop_on_postgres() {
 async fn kill_loop(args: &[&str]) {
     let exe = env!("CARGO_BIN_EXE_tabula-test-server");
     let dir = tempfile::tempdir().expect("dir");
-    let black = points([0, 1]);
-    let white = points([2, 3]);
+    let black = points_without_five([0, 1]);
+    let white = points_without_five([2, 3]);
     let mut tokens: Vec<(String, String)> = Vec::new();
     let mut room = String::new();
     let mut acked = 0usize;
@@ -87,7 +63,7 @@ async fn kill_loop(args: &[&str]) {
             bob.hello("Bob", Some(&tokens[1].1)).await;
             ada.join(&room, "player").await;
             bob.join(&room, "player").await;
-            let held = actions(&mut ada, &room).await;
+            let held = ada.record_len(&room).await;
             assert!(
                 held >= acked && held <= acked + 1,
                 "round {round}: {acked} moves acknowledged, {held} recovered"
@@ -130,7 +106,7 @@ async fn kill_loop(args: &[&str]) {
     let mut ada = Client::connect(server.addr).await;
     ada.hello("Ada", Some(&tokens[0].1)).await;
     ada.join(&room, "player").await;
-    let held = actions(&mut ada, &room).await;
+    let held = ada.record_len(&room).await;
     assert!(
         held >= acked && held <= acked + 1,
         "{acked} acknowledged, {held} recovered"

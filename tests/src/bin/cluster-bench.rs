@@ -23,8 +23,8 @@ use clap::{Parser, Subcommand};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tabula_test_postgres::TestPostgres;
-use tabula_tests::gomoku_options;
 use tabula_tests::redis::TestRedis;
+use tabula_tests::{gomoku_options, listening_addr, points_without_five};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -76,16 +76,9 @@ async fn serve(database: String, redis: String) {
     println!("LISTENING {}", listener.local_addr().expect("addr"));
     let dir = tempfile::tempdir().expect("dir");
     let config = tabula_server::Config {
-        data_dir: dir.path().to_path_buf(),
         database: Some(database),
         redis: Some(redis),
-        max_connections: 100_000,
-        max_rooms: 100_000,
-        rate_burst: 1_000,
-        rate_per_sec: 1_000,
-        new_players_per_address: u32::MAX,
-        rooms_per_address: usize::MAX,
-        ..tabula_server::Config::default()
+        ..tabula_tests::load_config(dir.path())
     };
     tabula_server::run(listener, config, std::future::pending::<()>())
         .await
@@ -100,22 +93,13 @@ struct Node {
 
 impl Node {
     fn start(database: &str, redis: &str) -> Node {
-        use std::io::BufRead;
         let exe = std::env::current_exe().expect("this program");
         let mut child = Command::new(exe)
             .args(["serve", "--database", database, "--redis", redis])
             .stdout(Stdio::piped())
             .spawn()
             .expect("node starts");
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().expect("stdout"))
-            .read_line(&mut line)
-            .expect("node prints its address");
-        let addr = line
-            .trim()
-            .strip_prefix("LISTENING ")
-            .and_then(|a| a.parse().ok())
-            .expect("LISTENING line");
+        let addr = listening_addr(&mut child);
         Node { addr, child }
     }
 }
@@ -163,20 +147,6 @@ async fn player(addr: SocketAddr, name: &str) -> Ws {
     ws
 }
 
-/// The points of one colour class: `(x + 2y) % 5` in `classes` (no five
-/// in a row for either side: the games never end).
-fn points(classes: [u8; 2]) -> Vec<Value> {
-    let mut out = Vec::new();
-    for y in 0..15u8 {
-        for x in 0..15u8 {
-            if classes.contains(&((x + 2 * y) % 5)) {
-                out.push(json!({"x": x, "y": y}));
-            }
-        }
-    }
-    out
-}
-
 /// Plays one game for `seconds`, a move a second after `offset`, and
 /// records each move's latency to the opponent in `latencies`.
 async fn play(
@@ -187,7 +157,7 @@ async fn play(
     seconds: u64,
     latencies: Arc<Mutex<Vec<Duration>>>,
 ) {
-    let stones = [points([0, 1]), points([2, 3])];
+    let stones = [points_without_five([0, 1]), points_without_five([2, 3])];
     tokio::time::sleep(offset).await;
     let start = Instant::now();
     let mut i = 0usize;

@@ -144,18 +144,8 @@ async fn serve_tabula(data_dir: std::path::PathBuf, database: Option<String>) {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     println!("LISTENING {}", listener.local_addr().expect("addr"));
     let config = tabula_server::Config {
-        data_dir,
         database,
-        max_connections: 100_000,
-        max_rooms: 100_000,
-        // The peak ramp moves far faster than people do; the default per-connection
-        // limit (30 requests/s) would turn it into a rate-limit test.
-        rate_burst: 1_000,
-        rate_per_sec: 1_000,
-        // Every bot comes from this machine's one address.
-        new_players_per_address: u32::MAX,
-        rooms_per_address: usize::MAX,
-        ..tabula_server::Config::default()
+        ..tabula_tests::load_config(&data_dir)
     };
     tabula_server::run(listener, config, std::future::pending::<()>())
         .await
@@ -253,7 +243,6 @@ impl Drop for Target {
 /// Starts the relay (`tabula` false) or a Tabula server, on `database`
 /// when given.
 fn start(tabula: bool, database: Option<&str>) -> Target {
-    use std::io::BufRead;
     let exe = std::env::current_exe().expect("exe");
     let mut cmd = match std::env::var(WRAP) {
         // For profiling: `LOADTEST_WRAP="valgrind --tool=callgrind"` runs
@@ -279,15 +268,7 @@ fn start(tabula: bool, database: Option<&str>) -> Target {
         .stderr(Stdio::null())
         .spawn()
         .expect("spawn");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut line)
-        .expect("address");
-    let addr = line
-        .trim()
-        .trim_start_matches("LISTENING ")
-        .parse()
-        .expect("addr");
+    let addr = tabula_tests::listening_addr(&mut child);
     Target {
         name: match (tabula, database) {
             (false, _) => "relay",
