@@ -48,6 +48,7 @@ mod network_events;
 mod replay_screen;
 mod requests;
 mod result_dialog;
+mod resume;
 mod room_panel;
 mod room_screen;
 mod session;
@@ -133,6 +134,9 @@ pub struct TabulaApp {
     dice: DicePanel,
     /// The pending `get_game` and what to do with the answer.
     game_request: Option<(u64, GameIntent)>,
+    /// The room's rejoin after the last `welcome`, while it may be refused
+    /// as `busy` (the room moving to another server of a cluster).
+    resume: Option<resume::Resume>,
     /// The export window, while it is open.
     export: Option<ExportForm>,
     /// The "Save as" dialog of the export window, while it is open.
@@ -191,6 +195,7 @@ impl TabulaApp {
             replay: ReplayScreen::default(),
             dice: DicePanel::default(),
             game_request: None,
+            resume: None,
             export: None,
             #[cfg(not(target_arch = "wasm32"))]
             file_picker: crate::file_picker::FilePicker::default(),

@@ -7,6 +7,9 @@ use tabula_shared::protocol::{
     ClientMessage, ErrorCode, FinishedGame, GameAnalysis, Role, ServerFrame, ServerMessage,
 };
 
+use web_time::Instant;
+
+use super::resume::Resume;
 use super::{Command, GameIntent, HistoryPage, Leaderboard, Screen, TabulaApp};
 use crate::analysis::AnalysisState;
 use crate::export::ExportForm;
@@ -17,6 +20,14 @@ impl TabulaApp {
     pub fn poll(&mut self, ctx: &egui::Context) {
         for event in self.requests.poll() {
             self.handle_event(event);
+        }
+        if let Some(resume) = self.resume.take() {
+            let requests = &mut self.requests;
+            let resume = resume.poll(Instant::now(), |msg| requests.send(msg));
+            if let Some(at) = resume.waiting_until() {
+                ctx.request_repaint_after(at.saturating_duration_since(Instant::now()));
+            }
+            self.resume = Some(resume);
         }
         self.room.sync(&mut self.requests);
         if self.room.wants_dice_seed() {
@@ -215,21 +226,21 @@ impl TabulaApp {
             Some(_) => None,
             None => rooms.first().cloned(),
         };
-        if let Some(room) = &self.room.room {
+        let again = if let Some(room) = &self.room.room {
             let since = room.summary.is_some().then_some(room.seq);
-            let msg = ClientMessage::JoinRoom {
+            Some(ClientMessage::JoinRoom {
                 room_id: room.id.clone(),
                 role: room.role,
                 since,
-            };
-            self.requests.send(msg);
-        } else if let Some(id) = rejoin {
-            self.requests.send(ClientMessage::JoinRoom {
+            })
+        } else {
+            rejoin.map(|id| ClientMessage::JoinRoom {
                 room_id: id,
                 role: Role::Player,
                 since: None,
-            });
-        }
+            })
+        };
+        self.resume = again.map(|msg| Resume::sent(self.requests.send(msg.clone()), msg));
         self.follow_invite(&rooms);
         self.requests.send(ClientMessage::ListRooms);
     }
@@ -244,6 +255,11 @@ impl TabulaApp {
         retry_after_ms: Option<u64>,
     ) {
         if self.account.take_error(request_id, code, &message) {
+            return;
+        }
+        if let Some(resume) = &mut self.resume
+            && resume.refused(request_id, code, retry_after_ms)
+        {
             return;
         }
         if let AnalysisState::Running {
