@@ -95,7 +95,10 @@ impl Server {
             None => None,
         };
         let (mut store, loaded) = match &config.database {
-            Some(url) => store::Store::connect(url, wait, cluster.is_some()).await?,
+            Some(url) => {
+                let node = cluster.as_ref().map(|c| c.node.as_str());
+                store::Store::connect(url, wait, node).await?
+            }
             None if cluster.is_some() => return Err(StoreError::NoCluster.into()),
             None => tokio::task::spawn_blocking(move || store::Store::open(&dir, wait))
                 .await

@@ -536,6 +536,16 @@ impl ChildServer {
         panic!("the server did not stop within 30 s of its stdin closing");
     }
 
+    /// Sends the server a signal (`STOP`, `CONT`, ...) with `kill`.
+    pub fn signal(&self, signal: &str) {
+        let sent = std::process::Command::new("kill")
+            .arg(format!("-{signal}"))
+            .arg(self.child.id().to_string())
+            .status()
+            .expect("kill runs");
+        assert!(sent.success(), "kill -{signal} failed");
+    }
+
     /// SIGKILL: no chance to save anything.
     pub fn kill(mut self) {
         let _ = self.child.kill();

@@ -11,6 +11,9 @@
 //!   the record.
 //! - A node stopped gracefully hands its rooms over at once.
 //! - Redis restarted mid-game: the game goes on and nothing is lost.
+//! - A node frozen past its lease (SIGSTOP) and thawed: the room runs on the
+//!   other node meanwhile, and the thawed node's late move is refused, never
+//!   told as made.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -453,4 +456,47 @@ async fn a_game_goes_on_when_redis_restarts() {
     }
     assert_eq!(ada.record_len(&room).await, acked);
     assert_eq!(bob.record_len(&room).await, acked);
+}
+
+#[tokio::test]
+async fn a_node_thawed_after_its_room_moved_cannot_play_in_it() {
+    let nodes = two_nodes();
+    let (mut ada, mut bob, room) = cross_node_game(&nodes).await;
+    let tokens = [ada.token.clone(), bob.token.clone()];
+    for (mover, p) in [(&mut ada, point(7, 7)), (&mut bob, point(8, 8))] {
+        let reply = mover.act(&room, json!({"kind": "place", "point": p})).await;
+        assert_eq!(reply["type"], "event", "{reply}");
+    }
+    // Node A stalls past its lease: node B takes the room over (and closes
+    // Bob's connection to send him to it).
+    nodes.a.signal("STOP");
+    assert_eq!(bob.closed_with().await, Some(1012));
+    // Ada's move waits in node A's socket while it is frozen; thawed, node A
+    // may try to play it before it finds out that it lost the room.
+    ada.send(json!({"type": "act", "room_id": room, "request_id": 999,
+                    "action": {"kind": "place", "point": point(7, 8)}}))
+        .await;
+    nodes.a.signal("CONT");
+    loop {
+        match ada.next().await {
+            None => break,
+            Some(m) if m["request_id"] == 999 => {
+                assert_eq!(
+                    m["type"], "error",
+                    "a move told as made on a stale node: {m}"
+                );
+                break;
+            }
+            Some(_) => {}
+        }
+    }
+    // Where the room runs now, it holds the two moves and not the third.
+    let mut bob = rejoin(nodes.b.addr, "Bob", &tokens[1], &room).await;
+    assert_eq!(bob.record_len(&room).await, 2);
+    let mut ada = rejoin(nodes.b.addr, "Ada", &tokens[0], &room).await;
+    let reply = ada
+        .act(&room, json!({"kind": "place", "point": point(7, 8)}))
+        .await;
+    assert_eq!(reply["type"], "event", "{reply}");
+    assert_eq!(bob.record_len(&room).await, 3);
 }

@@ -109,14 +109,14 @@ impl Store {
     /// When the database cannot be reached or migrated, or another server
     /// still uses it after `wait`.
     ///
-    /// A cluster node (`cluster`) shares the database with the other nodes
-    /// and loads no rooms: it claims them with [`Store::claim_rooms`].
+    /// A cluster node (`node`, its name) shares the database with the other
+    /// nodes and loads no rooms: it claims them with [`Store::claim_rooms`].
     pub async fn connect(
         url: &str,
         wait: std::time::Duration,
-        cluster: bool,
+        node: Option<&str>,
     ) -> Result<(Store, Loaded), StoreError> {
-        let (db, loaded) = Postgres::open(url, wait, cluster).await?;
+        let (db, loaded) = Postgres::open(url, wait, node).await?;
         let db = Backend::Postgres(db);
         Ok((Store { db }, loaded))
     }

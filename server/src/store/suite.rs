@@ -19,7 +19,7 @@ impl Place {
     async fn open(&self) -> (Store, Loaded) {
         match self {
             Place::Sqlite(dir) => Store::open(dir.path(), Duration::from_secs(5)).expect("opens"),
-            Place::Postgres(url) => Store::connect(url, Duration::from_secs(5), false)
+            Place::Postgres(url) => Store::connect(url, Duration::from_secs(5), None)
                 .await
                 .expect("connects"),
         }
@@ -241,7 +241,7 @@ async fn a_second_server_on_the_same_store_waits_for_the_first() {
         let (first, _) = place.open().await;
         let refused = match &place {
             Place::Sqlite(dir) => Store::open(dir.path(), Duration::from_millis(100)).err(),
-            Place::Postgres(url) => Store::connect(url, Duration::from_millis(100), false)
+            Place::Postgres(url) => Store::connect(url, Duration::from_millis(100), None)
                 .await
                 .err(),
         };

@@ -51,14 +51,15 @@ const SERVER_LOCK: i64 = 0x7461_6275_6c61_0002;
 impl Postgres {
     /// Connects to the database at `url`, makes or migrates its tables,
     /// takes the server lock (waiting up to `wait` for a server still
-    /// shutting down on it; shared with the other nodes when `cluster`),
-    /// reads what it holds and starts the writer. A cluster node reads no
-    /// rooms here: it claims them through their leases.
+    /// shutting down on it; shared with the other nodes for a cluster
+    /// `node`), reads what it holds and starts the writer. A cluster node
+    /// reads no rooms here: it claims them through their leases.
     pub(super) async fn open(
         url: &str,
         wait: Duration,
-        cluster: bool,
+        node: Option<&str>,
     ) -> Result<(Postgres, Loaded), StoreError> {
+        let cluster = node.is_some();
         let mut client = connect(url).await?;
         schema::migrate(&mut client).await?;
         take_server_lock(&client, wait, cluster).await?;
@@ -71,9 +72,10 @@ impl Postgres {
         if cluster {
             loaded.rooms.clear();
         }
-        let session = writer::Session::new(client).await?;
+        let session = writer::Session::new(client, node).await?;
         let (writes, rx) = mpsc::unbounded_channel();
-        tokio::spawn(writer::writer(session, url.to_string(), cluster, rx));
+        let node = node.map(str::to_string);
+        tokio::spawn(writer::writer(session, url.to_string(), node, rx));
         let reader = Arc::new(Reader::new(url.to_string()));
         Ok((
             Postgres {

@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 /// The schema's version: what [`migrate`] brings a database up to.
-pub(super) const VERSION: i32 = 2;
+pub(super) const VERSION: i32 = 3;
 
 /// Every table and index of version 1.
 const VERSION_1: &str = "
@@ -105,6 +105,42 @@ CREATE TABLE IF NOT EXISTS room_leases (
 CREATE INDEX IF NOT EXISTS room_leases_node ON room_leases (node);
 ";
 
+/// Version 3: the fence. A cluster node's writer names itself in the
+/// session setting `tabula.node`; a write to a room (its saved state or its
+/// actions) from a node whose lease on it another node took is refused, so
+/// that a node that stalled past its lease cannot overwrite, or tell its
+/// players of, a room another node runs now. A server alone sets nothing
+/// and is not checked.
+const VERSION_3: &str = "
+CREATE OR REPLACE FUNCTION tabula_fence() RETURNS trigger AS $$
+DECLARE
+    me TEXT := current_setting('tabula.node', true);
+    room TEXT;
+BEGIN
+    IF me IS NOT NULL AND me <> '' THEN
+        IF TG_TABLE_NAME = 'rooms' THEN
+            room := CASE WHEN TG_OP = 'DELETE' THEN OLD.id ELSE NEW.id END;
+        ELSE
+            room := CASE WHEN TG_OP = 'DELETE' THEN OLD.room_id ELSE NEW.room_id END;
+        END IF;
+        IF EXISTS (SELECT 1 FROM room_leases WHERE room_id = room AND node <> me) THEN
+            RAISE EXCEPTION 'room % is run by another node now', room;
+        END IF;
+    END IF;
+    IF TG_OP = 'DELETE' THEN
+        RETURN OLD;
+    END IF;
+    RETURN NEW;
+END
+$$ LANGUAGE plpgsql;
+DROP TRIGGER IF EXISTS rooms_fence ON rooms;
+CREATE TRIGGER rooms_fence BEFORE INSERT OR UPDATE OR DELETE ON rooms
+    FOR EACH ROW EXECUTE FUNCTION tabula_fence();
+DROP TRIGGER IF EXISTS room_actions_fence ON room_actions;
+CREATE TRIGGER room_actions_fence BEFORE INSERT OR UPDATE OR DELETE ON room_actions
+    FOR EACH ROW EXECUTE FUNCTION tabula_fence();
+";
+
 /// The advisory lock key that serialises migrations between servers
 /// starting at once on one database.
 const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
@@ -138,6 +174,9 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::E
     }
     if current < 2 {
         tx.batch_execute(VERSION_2).await?;
+    }
+    if current < 3 {
+        tx.batch_execute(VERSION_3).await?;
     }
     if current < VERSION {
         tx.execute("DELETE FROM schema_version", &[]).await?;

@@ -29,8 +29,17 @@ pub(super) struct Session {
 
 impl Session {
     /// Prepares the writer's statements on `client` (which holds the
-    /// server lock).
-    pub(super) async fn new(client: Client) -> Result<Session, tokio_postgres::Error> {
+    /// server lock); a cluster node's writer names its `node` for the fence
+    /// (see `schema.rs`, version 3).
+    pub(super) async fn new(
+        client: Client,
+        node: Option<&str>,
+    ) -> Result<Session, tokio_postgres::Error> {
+        if let Some(node) = node {
+            client
+                .execute("SELECT set_config('tabula.node', $1, false)", &[&node])
+                .await?;
+        }
         let statements = Statements::prepare(&client).await?;
         Ok(Session { client, statements })
     }
@@ -38,12 +47,12 @@ impl Session {
     /// A new session after the connection broke: connects again and takes
     /// the server lock back (at once: another server holding it now means
     /// this one must not write).
-    async fn reconnect(url: &str, cluster: bool) -> Result<Session, String> {
+    async fn reconnect(url: &str, node: Option<&str>) -> Result<Session, String> {
         let client = connect(url).await.map_err(|e| reason(&e))?;
-        take_server_lock(&client, Duration::ZERO, cluster)
+        take_server_lock(&client, Duration::ZERO, node.is_some())
             .await
             .map_err(|e| e.to_string())?;
-        Session::new(client).await.map_err(|e| reason(&e))
+        Session::new(client, node).await.map_err(|e| reason(&e))
     }
 }
 
@@ -60,7 +69,7 @@ const LINGER: Duration = Duration::from_millis(1);
 pub(super) async fn writer(
     session: Session,
     url: String,
-    cluster: bool,
+    node: Option<String>,
     mut rx: mpsc::UnboundedReceiver<Request>,
 ) {
     let mut session = Some(session);
@@ -78,7 +87,7 @@ pub(super) async fn writer(
         let close = if closes(&batch) { batch.pop() } else { None };
         if !batch.is_empty() {
             if session.as_ref().is_none_or(|s| s.client.is_closed()) {
-                session = match Session::reconnect(&url, cluster).await {
+                session = match Session::reconnect(&url, node.as_deref()).await {
                     Ok(s) => Some(s),
                     Err(e) => {
                         tracing::error!(error = %e, "the store cannot reach PostgreSQL");
