@@ -100,21 +100,32 @@ impl TestServer {
 
     /// [`TestServer::pvp_gomoku`] between two other names.
     pub async fn pvp_gomoku_between(&self, black: &str, white: &str) -> (Client, Client, String) {
-        let mut first = self.client(black).await;
-        let mut second = self.client(white).await;
-        let (room, _) = first
-            .create(gomoku_options(json!({"kind": "human"}), "black"))
-            .await;
-        second.join(&room, "player").await;
-        (first, second, room)
+        pvp_gomoku_at(self.addr, black, white).await
     }
 
     /// A connected client that has said hello.
     pub async fn client(&self, name: &str) -> Client {
-        let mut client = Client::connect(self.addr).await;
-        client.hello(name, None).await;
-        client
+        guest_at(self.addr, name).await
     }
+}
+
+/// A guest named `name`, connected to the server at `addr` and welcomed.
+pub async fn guest_at(addr: SocketAddr, name: &str) -> Client {
+    let mut client = Client::connect(addr).await;
+    client.hello(name, None).await;
+    client
+}
+
+/// Guests `black` (the first seat) and `white` in a fresh PvP Gomoku room
+/// on the server at `addr`, its game started: (black, white, room id).
+pub async fn pvp_gomoku_at(addr: SocketAddr, black: &str, white: &str) -> (Client, Client, String) {
+    let mut first = guest_at(addr, black).await;
+    let mut second = guest_at(addr, white).await;
+    let (room, _) = first
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    second.join(&room, "player").await;
+    (first, second, room)
 }
 
 /// A WebSocket client speaking JSON.

@@ -7,7 +7,8 @@
 use serde_json::{Value, json};
 use tabula_test_postgres::TestPostgres;
 use tabula_tests::{
-    ChildServer, Client, TestServer, backgammon_options, gomoku_options, point, test_config,
+    ChildServer, Client, TestServer, backgammon_options, gomoku_options, point, pvp_gomoku_at,
+    test_config,
 };
 
 const PASSWORD: &str = "correct horse battery";
@@ -19,19 +20,6 @@ async fn server_on(url: &str, dir: &std::path::Path) -> TestServer {
         ..test_config(dir)
     };
     TestServer::start_with(config).await
-}
-
-/// Ada (black) and Bob, guests, seated in a new Gomoku room on `server`.
-async fn guests_in_a_gomoku_room(server: &ChildServer) -> (Client, Client, String) {
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", None).await;
-    let mut bob = Client::connect(server.addr).await;
-    bob.hello("Bob", None).await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
-    (ada, bob, room)
 }
 
 /// `first` (black) makes five on row 0 while `second` plays row 5.
@@ -123,7 +111,7 @@ async fn killing_a_server_on_postgres_mid_game_loses_nothing() {
     let dir = tempfile::tempdir().expect("dir");
     let args = ["--database", url.as_str()];
     let server = ChildServer::start_with_args(exe, dir.path(), &args);
-    let (mut ada, mut bob, room) = guests_in_a_gomoku_room(&server).await;
+    let (mut ada, mut bob, room) = pvp_gomoku_at(server.addr, "Ada", "Bob").await;
     for i in 0..3u8 {
         let reply = ada
             .act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))
@@ -260,7 +248,7 @@ async fn a_postgres_restart_mid_game_loses_nothing_acknowledged() {
     let dir = tempfile::tempdir().expect("dir");
     let args = ["--database", url.as_str()];
     let server = ChildServer::start_with_args(exe, dir.path(), &args);
-    let (mut ada, mut bob, room) = guests_in_a_gomoku_room(&server).await;
+    let (mut ada, mut bob, room) = pvp_gomoku_at(server.addr, "Ada", "Bob").await;
     for x in 4..6u8 {
         place_until_saved(&mut ada, &room, x, 7).await;
         place_until_saved(&mut bob, &room, x, 9).await;

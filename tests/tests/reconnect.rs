@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use serde_json::json;
-use tabula_tests::{ChildServer, Client, TestServer, backgammon_options, gomoku_options, point};
+use tabula_tests::{ChildServer, Client, TestServer, backgammon_options, point, pvp_gomoku_at};
 
 #[tokio::test]
 async fn reconnecting_mid_game_resumes_with_the_missed_events() {
@@ -150,14 +150,7 @@ async fn a_restart_does_not_give_a_deserted_game_a_fresh_idle_time_out() {
 /// Ada (black) and Bob in a Gomoku room on `server`, three accepted moves
 /// each: Ada on row 7 and Bob on row 9, from column 4.
 async fn three_moves_each(server: &ChildServer) -> (Client, Client, String) {
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", None).await;
-    let mut bob = Client::connect(server.addr).await;
-    bob.hello("Bob", None).await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
+    let (mut ada, mut bob, room) = pvp_gomoku_at(server.addr, "Ada", "Bob").await;
     for i in 0..3u8 {
         assert_eq!(
             ada.act(&room, json!({"kind": "place", "point": point(4 + i, 7)}))

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tabula_tests::changes::RoomState;
 use tabula_tests::loop_disk::LoopDisk;
-use tabula_tests::{ChildServer, Client, gomoku_options, point};
+use tabula_tests::{ChildServer, Client, point, pvp_gomoku_at};
 
 #[tokio::test]
 async fn a_save_that_timed_out_does_not_land_later() {
@@ -18,14 +18,7 @@ async fn a_save_that_timed_out_does_not_land_later() {
     let disk = LoopDisk::mount();
     let args = ["--store-timeout-ms", "1500"];
     let server = ChildServer::start_with_args(exe, disk.path(), &args);
-    let mut ada = Client::connect(server.addr).await;
-    ada.hello("Ada", None).await;
-    let mut bob = Client::connect(server.addr).await;
-    bob.hello("Bob", None).await;
-    let (room, _) = ada
-        .create(gomoku_options(json!({"kind": "human"}), "black"))
-        .await;
-    bob.join(&room, "player").await;
+    let (mut ada, mut bob, room) = pvp_gomoku_at(server.addr, "Ada", "Bob").await;
     let place = |x, y| json!({"kind": "place", "point": point(x, y)});
     assert_eq!(ada.act(&room, place(7, 7)).await["type"], "event");
     assert_eq!(bob.act(&room, place(8, 8)).await["type"], "event");
