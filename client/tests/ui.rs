@@ -864,9 +864,12 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
     bob.step();
     click_label(&mut bob, "Join");
     let playing = |a: &TabulaApp| {
-        a.room()
-            .and_then(|r| r.summary.as_ref())
-            .is_some_and(|s| s.status == RoomStatus::Playing)
+        a.room().is_some_and(|r| {
+            r.summary
+                .as_ref()
+                .is_some_and(|s| s.status == RoomStatus::Playing)
+                && matches!(r.live, Some(LiveGame::Backgammon(_)))
+        })
     };
     wait_until(&mut ada, "the game to start", playing);
     wait_until(&mut bob, "the game to start", playing);

@@ -309,7 +309,12 @@ fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comman
                     }
                 }
             });
-        } else if playing && ui.button(t!("room.resign")).clicked() {
+        } else if playing
+            // Only once the game's state is known: before it, a Backgammon
+            // room would show a plain Resign instead of its menu.
+            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && ui.button(t!("room.resign")).clicked()
+        {
             out.push(Command::Ask(Some(Danger::Resign(None))));
         }
         if playing
