@@ -1,16 +1,30 @@
-//! `gomoku-arena`: plays one Gomoku AI level against another over a set of
+//! `gomoku-arena`: plays one Gomoku player against another over a set of
 //! balanced openings (both colours per opening) and prints W/L/D and an Elo
 //! difference with a 95% interval; `--vcf-bench` times the VCF puzzles and
 //! measures Expert nodes per second instead.
 //!
+//! A player is a level (`beginner` ... `expert`, in this process) or a
+//! Gomocup engine (`pbrain:COMMAND`, e.g. `pbrain-tabula` built from an
+//! older commit as a fixed reference; see [`engine`]). `--jobs N` plays N
+//! games at once.
+//!
 //! ```text
 //! cargo run --release -p tabula-ai --bin gomoku-arena -- --a expert --b beginner \
 //!     --openings 50 --budget-ms 200 --rule freestyle --size 15
+//! cargo run --release -p tabula-ai --bin gomoku-arena -- \
+//!     --a pbrain:target/release/pbrain-tabula --b pbrain:/tmp/v1/pbrain-tabula \
+//!     --openings 50 --budget-ms 1000 --jobs 2
 //! cargo run --release -p tabula-ai --bin gomoku-arena -- --vcf-bench
 //! ```
 
+mod engine;
+
 use std::process::ExitCode;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
+
+use engine::Engine;
 
 use tabula_ai::Level;
 use tabula_ai::gomoku::{Decision, Limits, choose_with, expert_search, find_vcf, puzzles};
@@ -20,9 +34,28 @@ use tabula_shared::gomoku::{
 };
 use tabula_shared::seat::Seat;
 
+/// One side of the arena.
+#[derive(Debug, Clone)]
+enum Player {
+    /// A Tabula level, played in this process.
+    Level(Level),
+    /// A Gomocup engine: the command that starts it.
+    Engine(String),
+}
+
+impl Player {
+    fn parse(s: &str) -> Option<Player> {
+        match s.strip_prefix("pbrain:") {
+            Some(command) => Some(Player::Engine(command.to_string())),
+            None => Level::from_name(&s.to_ascii_lowercase()).map(Player::Level),
+        }
+    }
+}
+
 struct Args {
-    a: Level,
-    b: Level,
+    a: Player,
+    b: Player,
+    jobs: usize,
     openings: usize,
     budget: Duration,
     nodes: Option<u64>,
@@ -36,14 +69,11 @@ struct Args {
     verbose: bool,
 }
 
-fn level(s: &str) -> Option<Level> {
-    Level::from_name(&s.to_ascii_lowercase())
-}
-
 fn parse_args() -> Result<Args, String> {
     let mut args = Args {
-        a: Level::Expert,
-        b: Level::Beginner,
+        a: Player::Level(Level::Expert),
+        b: Player::Level(Level::Beginner),
+        jobs: 1,
         openings: 20,
         budget: Duration::from_millis(200),
         nodes: None,
@@ -60,8 +90,9 @@ fn parse_args() -> Result<Args, String> {
     while let Some(flag) = it.next() {
         let mut value = || it.next().ok_or(format!("{flag} needs a value"));
         match flag.as_str() {
-            "--a" => args.a = level(&value()?).ok_or("unknown level")?,
-            "--b" => args.b = level(&value()?).ok_or("unknown level")?,
+            "--a" => args.a = Player::parse(&value()?).ok_or("unknown level")?,
+            "--b" => args.b = Player::parse(&value()?).ok_or("unknown level")?,
+            "--jobs" => args.jobs = value()?.parse().map_err(|e| format!("{e}"))?,
             "--openings" => args.openings = value()?.parse().map_err(|e| format!("{e}"))?,
             "--budget-ms" => {
                 args.budget = Duration::from_millis(value()?.parse().map_err(|e| format!("{e}"))?)
@@ -84,7 +115,8 @@ fn parse_args() -> Result<Args, String> {
             "--verbose" | "-v" => args.verbose = true,
             "--help" | "-h" => {
                 return Err(
-                    "usage: gomoku-arena [--a LEVEL] [--b LEVEL] [--openings N] \
+                    "usage: gomoku-arena [--a LEVEL|pbrain:CMD] [--b LEVEL|pbrain:CMD] \
+                     [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
                      [--size N] [--vcf-bench] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
                      [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [-v]"
@@ -140,18 +172,39 @@ fn openings(n: usize, size: u8, rule: Rule) -> Vec<Vec<Point>> {
     out
 }
 
-/// Plays one game; returns the winner's seat (None for a draw).
-fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Option<Seat> {
+/// How one game went.
+struct Game {
+    /// The winner (None for a draw).
+    winner: Option<Seat>,
+    /// Why the loser lost, when not by a five.
+    fault: Option<String>,
+    /// Thinking time per side (A, then B): total, slowest, moves.
+    time: [(Duration, Duration, u32); 2],
+}
+
+/// A player during one game.
+enum Seated {
+    Level(Level),
+    Engine(Engine),
+}
+
+/// Plays one game from `opening` with A in `a_seat`.
+fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Game {
     let cfg = GomokuConfig {
         size: args.size,
         rule: args.rule,
         opening: Opening::None,
     };
+    let mut game = Game {
+        winner: None,
+        fault: None,
+        time: [(Duration::ZERO, Duration::ZERO, 0); 2],
+    };
     let mut g = Gomoku::new(cfg).expect("valid config");
     for &p in opening {
-        let seat = g.to_act()?;
+        let Some(seat) = g.to_act() else { return game };
         if g.play(seat, p).is_err() {
-            return None;
+            return game;
         }
     }
     let limits = Limits {
@@ -159,19 +212,72 @@ fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Option<Seat>
         nodes: args.nodes,
         memory: None,
     };
+    let mut players = Vec::new();
+    for (k, player) in [&args.a, &args.b].into_iter().enumerate() {
+        players.push(match player {
+            Player::Level(l) => Seated::Level(*l),
+            Player::Engine(command) => {
+                match Engine::start(command, args.size, args.rule, args.budget) {
+                    Ok(e) => Seated::Engine(e),
+                    Err(e) => {
+                        let seat = if k == 0 { a_seat } else { a_seat.other() };
+                        game.winner = Some(seat.other());
+                        game.fault = Some(format!("{player:?} did not start: {e}"));
+                        return game;
+                    }
+                }
+            }
+        });
+    }
     let mut ply = 0u64;
     while let Some(seat) = g.to_act() {
-        let lvl = if seat == a_seat { args.a } else { args.b };
-        let d = choose_with(lvl, &g, seat, limits, seed ^ ply);
+        let k = usize::from(seat != a_seat);
+        let start = Instant::now();
+        let decision = match &mut players[k] {
+            Seated::Level(l) => choose_with(*l, &g, seat, limits, seed ^ ply)
+                .ok_or_else(|| format!("{l:?} had no move")),
+            Seated::Engine(e) => {
+                let stones: Vec<(Point, Stone)> = g
+                    .moves()
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &p)| {
+                        let s = if j % 2 == 0 {
+                            Stone::Black
+                        } else {
+                            Stone::White
+                        };
+                        (p, s)
+                    })
+                    .collect();
+                let me = if g.moves().len() % 2 == 0 {
+                    Stone::Black
+                } else {
+                    Stone::White
+                };
+                e.play(&stones, me)
+                    .map(|(p, _)| Decision::Place(p))
+                    .map_err(|f| format!("{:?}: {f}", [&args.a, &args.b][k]))
+            }
+        };
+        let took = start.elapsed();
+        let t = &mut game.time[k];
+        t.0 += took;
+        t.1 = t.1.max(took);
+        t.2 += 1;
         ply += 1;
-        let ok = match d {
-            Some(Decision::Place(p)) => g.play(seat, p).is_ok(),
-            Some(Decision::Choose(c)) => g.choose(seat, c).is_ok(),
-            None => false,
+        let ok = match &decision {
+            Ok(Decision::Place(p)) => g.play(seat, *p).is_ok(),
+            Ok(Decision::Choose(c)) => g.choose(seat, *c).is_ok(),
+            Err(_) => false,
         };
         if !ok {
-            eprintln!("illegal or missing decision by {lvl:?}: {d:?}");
-            return Some(seat.other());
+            game.winner = Some(seat.other());
+            game.fault = Some(match decision {
+                Err(e) => e,
+                Ok(d) => format!("illegal decision {d:?}"),
+            });
+            return game;
         }
     }
     if args.verbose {
@@ -179,10 +285,11 @@ fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Option<Seat>
         println!("moves: {}", moves.join(" "));
         println!("{:?}", g.board());
     }
-    match g.outcome() {
+    game.winner = match g.outcome() {
         Some(Outcome::Win { seat, .. }) => Some(*seat),
         _ => None,
-    }
+    };
+    game
 }
 
 fn elo(p: f64) -> f64 {
@@ -193,7 +300,7 @@ fn elo(p: f64) -> f64 {
 fn arena(args: &Args) {
     let ops = openings(args.openings, args.size, args.rule);
     println!(
-        "{:?} vs {:?}: {} openings x 2 colours, budget {} ms{}, rule {:?}, size {}",
+        "{:?} vs {:?}: {} openings x 2 colours, budget {} ms{}, rule {:?}, size {}, {} at once",
         args.a,
         args.b,
         ops.len(),
@@ -202,21 +309,62 @@ fn arena(args: &Args) {
             .map(|n| format!(" / {n} nodes"))
             .unwrap_or_default(),
         args.rule,
-        args.size
+        args.size,
+        args.jobs,
     );
-    let (mut w, mut l, mut d) = (0u32, 0u32, 0u32);
     let start = Instant::now();
-    for (k, op) in ops.iter().enumerate() {
-        for a_seat in [Seat::First, Seat::Second] {
-            let r = play(args, op, a_seat, k as u64);
-            match r {
-                Some(s) if s == a_seat => w += 1,
-                Some(_) => l += 1,
-                None => d += 1,
-            }
-            if args.verbose {
-                println!("opening {k} A as {a_seat:?}: {r:?}");
-            }
+    // Game k is opening k / 2 with A as black when k is even.
+    let next = AtomicUsize::new(0);
+    let games: Mutex<Vec<(usize, Game)>> = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..args.jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, Ordering::Relaxed);
+                    if k >= 2 * ops.len() {
+                        break;
+                    }
+                    let a_seat = if k % 2 == 0 {
+                        Seat::First
+                    } else {
+                        Seat::Second
+                    };
+                    let game = play(args, &ops[k / 2], a_seat, (k / 2) as u64);
+                    if args.verbose || game.fault.is_some() {
+                        println!(
+                            "opening {} A as {a_seat:?}: {:?}{}",
+                            k / 2,
+                            game.winner,
+                            game.fault
+                                .as_deref()
+                                .map(|f| format!(" ({f})"))
+                                .unwrap_or_default()
+                        );
+                    }
+                    games.lock().expect("no panics").push((k, game));
+                }
+            });
+        }
+    });
+    let games = games.into_inner().expect("no panics");
+    let (mut w, mut l, mut d, mut faults) = (0u32, 0u32, 0u32, 0u32);
+    let mut time = [(Duration::ZERO, Duration::ZERO, 0u32); 2];
+    for (k, game) in &games {
+        let a_seat = if k % 2 == 0 {
+            Seat::First
+        } else {
+            Seat::Second
+        };
+        match game.winner {
+            Some(s) if s == a_seat => w += 1,
+            Some(_) => l += 1,
+            None => d += 1,
+        }
+        faults += u32::from(game.fault.is_some());
+        for (total, side) in time.iter_mut().zip(&game.time) {
+            total.0 += side.0;
+            total.1 = total.1.max(side.1);
+            total.2 += side.2;
         }
     }
     let n = f64::from(w + l + d);
@@ -249,6 +397,15 @@ fn arena(args: &Args) {
         show(hi),
         start.elapsed().as_secs_f64()
     );
+    for (name, t) in ["A", "B"].iter().zip(time) {
+        println!(
+            "{name}: {} moves, mean {:.0} ms, slowest {:.0} ms",
+            t.2,
+            t.0.as_secs_f64() * 1e3 / f64::from(t.2.max(1)),
+            t.1.as_secs_f64() * 1e3
+        );
+    }
+    println!("games lost by a fault (time, illegal move, crash): {faults}");
 }
 
 fn vcf_bench() {
