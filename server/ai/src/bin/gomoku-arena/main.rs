@@ -242,7 +242,7 @@ fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Game {
                     .iter()
                     .enumerate()
                     .map(|(j, &p)| {
-                        let s = if j % 2 == 0 {
+                        let s = if j.is_multiple_of(2) {
                             Stone::Black
                         } else {
                             Stone::White
@@ -250,7 +250,7 @@ fn play(args: &Args, opening: &[Point], a_seat: Seat, seed: u64) -> Game {
                         (p, s)
                     })
                     .collect();
-                let me = if g.moves().len() % 2 == 0 {
+                let me = if g.moves().len().is_multiple_of(2) {
                     Stone::Black
                 } else {
                     Stone::White
@@ -324,7 +324,7 @@ fn arena(args: &Args) {
                     if k >= 2 * ops.len() {
                         break;
                     }
-                    let a_seat = if k % 2 == 0 {
+                    let a_seat = if k.is_multiple_of(2) {
                         Seat::First
                     } else {
                         Seat::Second
@@ -350,7 +350,7 @@ fn arena(args: &Args) {
     let (mut w, mut l, mut d, mut faults) = (0u32, 0u32, 0u32, 0u32);
     let mut time = [(Duration::ZERO, Duration::ZERO, 0u32); 2];
     for (k, game) in &games {
-        let a_seat = if k % 2 == 0 {
+        let a_seat = if k.is_multiple_of(2) {
             Seat::First
         } else {
             Seat::Second
