@@ -44,12 +44,14 @@
 //! forbidden counts as a win for white in every search.
 
 pub mod beginner;
+mod eval;
 pub mod hints;
 mod pattern;
 mod pos;
 pub mod puzzles;
 pub mod review;
 mod search;
+pub mod tune;
 
 use std::time::Duration;
 

@@ -8,11 +8,14 @@
 //! its four lines, re-reads their patterns from the table and adjusts:
 //! * `count[c][pat]`: how many (cell, direction) pairs of colour `c` have
 //!   each pattern (so "does black have a five-point?" is O(1));
-//! * `sum[c]`: the sum of [`PAT_VALUE`] over those pairs, the raw
-//!   material of the evaluation.
+//! * `combo[c][cell]` and `combo_count[c][class]`: how each empty cell
+//!   combines its four directions (see [`super::eval`]).
+//!
+//! The evaluation ([`Pos::eval`]) reads those counts.
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone, renju};
 
+use super::eval::{self, NFEATURES, WAITER, combo, combo_of};
 use super::pattern::{self, B4, DEAD, F3, F4, FIVE, NPAT, OVERLINE, POW3, Pat, key_pos};
 use crate::rng::Rng;
 
@@ -22,7 +25,7 @@ const PAD: usize = 5;
 pub(crate) const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 
-/// Value of one (empty cell, direction) pattern in the evaluation.
+/// Value of one (empty cell, direction) pattern for move ordering.
 pub(crate) const PAT_VALUE: [i32; NPAT] = [0, 1, 3, 4, 12, 10, 40, 30, 120, 300, 0];
 
 /// Colour index: 0 black, 1 white.
@@ -73,8 +76,10 @@ pub(crate) struct Pos {
     pub pat: [Vec<[Pat; 4]>; 2],
     /// Pattern counts per colour.
     pub count: [[u32; NPAT]; 2],
-    /// Pattern value sums per colour.
-    pub sum: [i32; 2],
+    /// Combination class per colour and cell (`NONE` on occupied cells).
+    combo: [Vec<u8>; 2],
+    /// Combination class counts per colour.
+    pub combo_count: [[u32; combo::N]; 2],
     /// Stones within the 5x5 square around each cell.
     pub near: Vec<u8>,
     /// Zobrist hash of the stones.
@@ -117,7 +122,8 @@ impl Pos {
             keys: [vec![[0; 4]; len], vec![[0; 4]; len]],
             pat: [vec![[DEAD; 4]; len], vec![[DEAD; 4]; len]],
             count: [[0; NPAT]; 2],
-            sum: [0; 2],
+            combo: [vec![combo::NONE; len], vec![combo::NONE; len]],
+            combo_count: [[0; combo::N]; 2],
             near: vec![0; len],
             hash: 0,
             zobrist,
@@ -151,8 +157,10 @@ impl Pos {
                     let p = pos.tables[c][usize::from(pos.keys[c][i][d])];
                     pos.pat[c][i][d] = p;
                     pos.count[c][usize::from(p)] += 1;
-                    pos.sum[c] += PAT_VALUE[usize::from(p)];
                 }
+                let k = combo_of(&pos.pat[c][i]);
+                pos.combo[c][i] = k;
+                pos.combo_count[c][usize::from(k)] += 1;
             }
         }
         for (p, s) in board.stones() {
@@ -242,8 +250,14 @@ impl Pos {
         if old != p {
             self.count[c][usize::from(old)] -= 1;
             self.count[c][usize::from(p)] += 1;
-            self.sum[c] += PAT_VALUE[usize::from(p)] - PAT_VALUE[usize::from(old)];
             self.pat[c][i][d] = p;
+            let k = combo_of(&self.pat[c][i]);
+            let was = self.combo[c][i];
+            if k != was {
+                self.combo[c][i] = k;
+                self.combo_count[c][usize::from(was)] -= 1;
+                self.combo_count[c][usize::from(k)] += 1;
+            }
         }
     }
 
@@ -274,11 +288,23 @@ impl Pos {
         }
     }
 
-    /// Static evaluation for `me` to move: pattern sums, ours weighted 6/5
-    /// for the tempo.
+    /// The evaluation's features for `me` to move (see [`super::eval`]).
+    pub fn features(&self, me: Color) -> [u32; NFEATURES] {
+        let mut f = [0; NFEATURES];
+        for (side, c) in [(0, me), (WAITER, 1 - me)] {
+            for p in 0..NPAT {
+                f[side + eval::pat_feature(p)] = self.count[c][p];
+            }
+            for k in 0..combo::N {
+                f[side + eval::combo_feature(k)] = self.combo_count[c][k];
+            }
+        }
+        f
+    }
+
+    /// Static evaluation for `me` to move.
     pub fn eval(&self, me: Color) -> i32 {
-        let opp = 1 - me;
-        self.sum[me] * 6 / 5 - self.sum[opp]
+        eval::value(&self.features(me), &eval::WEIGHTS)
     }
 
     /// The threat class of empty cell `i` for colour `c`.
@@ -398,14 +424,14 @@ mod tests {
         }
         let scratch = Pos::from_board(&board, Rule::Freestyle);
         assert_eq!(scratch.pat, pos.pat);
-        assert_eq!(scratch.sum, pos.sum);
+        assert_eq!(scratch.combo_count, pos.combo_count);
         assert_eq!(scratch.count, pos.count);
         assert_eq!(scratch.near, pos.near);
         for &(i, c) in placed.iter().rev() {
             pos.unmake(i, c);
         }
         assert_eq!(fresh.pat, pos.pat);
-        assert_eq!(fresh.sum, pos.sum);
+        assert_eq!(fresh.combo_count, pos.combo_count);
         assert_eq!(fresh.hash, pos.hash);
     }
 }

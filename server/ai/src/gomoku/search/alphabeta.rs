@@ -26,7 +26,10 @@ use super::table::{
     EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, bits_within,
 };
 use super::{Budget, Node, Searcher, Thought, VCF_WIN, WIN, WIN_THRESHOLD};
-use crate::gomoku::pos::Color;
+use crate::gomoku::pos::{Color, class};
+
+/// Moves searched at full depth before late-move reductions start.
+const LMR_AFTER: usize = 3;
 
 impl Searcher {
     /// Principal-variation search of `me` to move at `ply`, `depth` plies
@@ -53,12 +56,14 @@ impl Searcher {
                 }
             }
         }
+        let mut defending_node = true;
         let (mut moves, child_depth) = match self.generate(me) {
             Node::Win(_) => return WIN - ply,
             Node::Lost => return -(WIN - ply - 1),
             Node::WinSoon(_) => return WIN - ply - 2,
             Node::Forced(b) => (vec![(b, 0)], depth),
             Node::Moves(ms, defending) => {
+                defending_node = defending;
                 // Threat quiescence (Expert): under an open three, keep
                 // searching the defences a few plies past the horizon.
                 if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
@@ -103,12 +108,25 @@ impl Searcher {
         let mut best = -WIN;
         let mut best_move = NO_MOVE;
         for (k, &(m, _)) in moves.iter().enumerate() {
+            // Late-move reduction: a late quiet move (no three or four for
+            // either side at its point) is searched a ply shallower first,
+            // and again at full depth only if it beats alpha.
+            let reduce = self.settings.leaf_vcf
+                && k >= LMR_AFTER
+                && child_depth >= 2
+                && !defending_node
+                && self.pos.class(me, m) < class::F3
+                && self.pos.class(opp, m) < class::F3;
             self.pos.make(m, me);
             let mut s;
             if k == 0 {
                 s = -self.pvs(child_depth, -beta, -alpha, ply + 1, opp);
             } else {
-                s = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1, opp);
+                let reduced = child_depth - i32::from(reduce);
+                s = -self.pvs(reduced, -alpha - 1, -alpha, ply + 1, opp);
+                if reduce && s > alpha && !self.stopped {
+                    s = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1, opp);
+                }
                 if s > alpha && s < beta && !self.stopped {
                     s = -self.pvs(child_depth, -beta, -alpha, ply + 1, opp);
                 }
@@ -253,10 +271,15 @@ impl Searcher {
             return best;
         }
         let opp = 1 - me;
+        let mut last_iteration = std::time::Duration::ZERO;
         for depth in 1..=self.settings.max_depth {
-            if let (Some(t), Some(d)) = (budget.time, self.deadline)
+            // Start another iteration while its first move (the best so
+            // far, searched first) can likely finish: an unfinished
+            // iteration still counts a move that beat the previous best.
+            let iteration_start = Instant::now();
+            if let Some(d) = self.deadline
                 && depth > 1
-                && Instant::now() + t / 2 > d
+                && iteration_start + last_iteration > d
             {
                 break;
             }
@@ -297,6 +320,7 @@ impl Searcher {
             if self.stopped {
                 break;
             }
+            last_iteration = iteration_start.elapsed();
             // Best first, the rest by their scores in this iteration.
             root.sort_by_key(|m| std::cmp::Reverse(m.1));
             if let Some(pos) = root.iter().position(|r| Some(r.0) == best.best) {
