@@ -1,6 +1,6 @@
 //! `gomoku-tune`: fits the Gomoku evaluation's weights to self-play
 //! results (see `tabula_ai::gomoku::tune`) and prints the table for
-//! `eval::WEIGHTS`, with the log-loss of the old and new weights on
+//! `eval::FITTED`, with the log-loss of the old and new weights on
 //! positions held out of the fit.
 //!
 //! ```text

@@ -1,6 +1,9 @@
 //! The static evaluation: a linear model over what both colours could make
 //! on the empty cells, fitted to self-play results (`gomoku-tune`).
 //!
+//! The levels below the Expert keep [`PATTERN_SUMS`], the hand-set
+//! evaluation their ladder was measured with.
+//!
 //! The features of a position, seen by the side to move (the *mover*) and
 //! the other side (the *waiter*):
 //! - for each line pattern ([`super::pattern`]), how many (empty cell,
@@ -9,7 +12,7 @@
 //!   their four directions into it (two open twos, a three and a two, a
 //!   double three, a four-three, ...): what a single line cannot show.
 //!
-//! The value is the dot product with [`WEIGHTS`], divided by [`SCALE`]:
+//! The value is the dot product with the weights ([`FITTED`]), divided by [`SCALE`]:
 //! about 200 units per logit of the winning chance (the fit's scale), so
 //! that a position scored +200 was won by its mover about 73% of the time
 //! in the games the weights were fitted to.
@@ -82,11 +85,20 @@ pub(crate) const WAITER: usize = NPAT + combo::N;
 /// Weights are in 1/`SCALE` evaluation units.
 pub(crate) const SCALE: i32 = 8;
 
-/// The fitted weights (see the module docs), mover's patterns
+/// The levels below the Expert: the pattern-value sums the first Expert
+/// used (ours weighted 6/5 for the tempo), no combinations.
+pub(crate) const PATTERN_SUMS: [i32; NFEATURES] = [
+    0, 10, 29, 38, 115, 96, 384, 288, 1152, 2880, 0, //
+    0, 0, 0, 0, 0, 0, 0, //
+    0, -8, -24, -32, -96, -80, -320, -240, -960, -2400, 0, //
+    0, 0, 0, 0, 0, 0, 0,
+];
+
+/// The Expert's fitted weights (see the module docs), mover's patterns
 /// (`DEAD`, `B1`, `F1`, `B2`, `F2`, `B3`, `F3`, `B4`, `F4`, `FIVE`,
 /// `OVERLINE`), mover's combinations ([`combo`] order), then the
 /// waiter's.
-pub(crate) const WEIGHTS: [i32; NFEATURES] = [
+pub(crate) const FITTED: [i32; NFEATURES] = [
     1, 2, -1, 4, 4, 39, 146, 205, 0, 0, 0, //
     0, 92, 462, 318, 1624, 5647, 0, //
     -1, -1, 1, -8, 5, -39, -100, -211, -400, 0, 0, //

@@ -11,13 +11,16 @@
 //! * **Intermediate**: depth-4 alpha-beta over the candidate points near
 //!   the stones, pattern evaluation, forced replies to fours and open
 //!   threes (see [`search`]).
-//! * **Advanced**: the Expert's search with a fixed node budget
-//!   ([`ADVANCED_NODES`]) instead of the clock.
-//! * **Expert**: incremental line-pattern evaluation ([`pattern`], [`pos`]),
-//!   VCF and VCT threat-space search at the root, VCF at the leaves, and a
-//!   check that the chosen move leaves the opponent no VCF or VCT,
+//! * **Advanced**: the first Expert's search (hand-set pattern evaluation,
+//!   no reductions) with a fixed node budget ([`ADVANCED_NODES`]) instead
+//!   of the clock.
+//! * **Expert**: incremental line patterns ([`pattern`], [`pos`]) and an
+//!   evaluation fitted to self-play results ([`eval`], [`tune`]), VCF and
+//!   VCT threat-space search at the root, VCF at the leaves, and a check
+//!   that the chosen move leaves the opponent no VCF or VCT,
 //!   iterative-deepening PVS with a transposition table, killer and history
-//!   ordering, threat-restricted candidates (see [`search`]).
+//!   ordering, late-move reductions, threat-restricted candidates (see
+//!   [`search`]).
 //!
 //! # Determinism
 //! Every level is a pure function of the position, the limits and the
@@ -207,7 +210,8 @@ pub fn best_move(
             search_with(board, to_play, rule, limits, seed, Settings::INTERMEDIATE).best
         }
         Level::Advanced => {
-            expert_search(board, to_play, rule, limits.at_most(ADVANCED_NODES), seed).best
+            let limits = limits.at_most(ADVANCED_NODES);
+            search_with(board, to_play, rule, limits, seed, Settings::ADVANCED).best
         }
         Level::Expert => expert_search(board, to_play, rule, limits, seed).best,
     };
@@ -222,8 +226,8 @@ pub fn best_move(
 pub struct SearchReport {
     /// The move.
     pub best: Option<Point>,
-    /// Score for the side to move (pattern units; about ±1 000 000 for a
-    /// found win/loss).
+    /// Score for the side to move (evaluation units, about 200 per logit
+    /// of the winning chance; about ±1 000 000 for a found win/loss).
     pub score: i32,
     /// Deepest completed iteration (0 when a threat search or a forced
     /// move decided).
@@ -453,7 +457,7 @@ fn place_two_stone(
             continue;
         }
         pos.make(i, 0);
-        let e = pos.eval(1).abs();
+        let e = pos.eval(1, &eval::FITTED).abs();
         pos.unmake(i, 0);
         if best.is_none_or(|(b, _)| e < b) {
             best = Some((e, i));

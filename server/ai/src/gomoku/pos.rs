@@ -302,9 +302,9 @@ impl Pos {
         f
     }
 
-    /// Static evaluation for `me` to move.
-    pub fn eval(&self, me: Color) -> i32 {
-        eval::value(&self.features(me), &eval::WEIGHTS)
+    /// Static evaluation for `me` to move under `weights`.
+    pub fn eval(&self, me: Color, weights: &[i32; NFEATURES]) -> i32 {
+        eval::value(&self.features(me), weights)
     }
 
     /// The threat class of empty cell `i` for colour `c`.

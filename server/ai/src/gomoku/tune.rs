@@ -3,7 +3,7 @@
 //! to move faces no five, four or open three) with the game's result for
 //! that side, and a logistic regression fits weights that predict the
 //! result from the features. `gomoku-tune` runs both and prints the table
-//! for [`super::eval::WEIGHTS`].
+//! for [`super::eval::FITTED`].
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone};
 
@@ -198,7 +198,7 @@ fn solve<const N: usize>(mut a: Vec<[f64; N]>, mut b: [f64; N]) -> [f64; N] {
 
 /// The weights the evaluation uses now.
 pub fn current_weights() -> [i32; NFEATURES] {
-    super::eval::WEIGHTS
+    super::eval::FITTED
 }
 
 #[cfg(test)]

@@ -79,7 +79,7 @@ impl Searcher {
                             return VCF_WIN - ply;
                         }
                     }
-                    return self.pos.eval(me);
+                    return self.pos.eval(me, self.settings.eval);
                 } else {
                     (ms, depth - 1)
                 }
@@ -87,7 +87,7 @@ impl Searcher {
         };
         if moves.is_empty() {
             // No candidate (empty or full board): static value.
-            return self.pos.eval(me);
+            return self.pos.eval(me, self.settings.eval);
         }
         let ply_u = (ply as usize).min(self.killers.len() - 1);
         let killers = self.killers[ply_u];
@@ -111,7 +111,7 @@ impl Searcher {
             // Late-move reduction: a late quiet move (no three or four for
             // either side at its point) is searched a ply shallower first,
             // and again at full depth only if it beats alpha.
-            let reduce = self.settings.leaf_vcf
+            let reduce = self.settings.reductions
                 && k >= LMR_AFTER
                 && child_depth >= 2
                 && !defending_node

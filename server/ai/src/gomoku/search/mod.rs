@@ -26,6 +26,7 @@ mod vct;
 
 use std::time::{Duration, Instant};
 
+use super::eval::{FITTED, NFEATURES, PATTERN_SUMS};
 use super::pos::Pos;
 pub(crate) use movegen::Node;
 use table::{NO_MOVE, TT_BITS_SMALL, TtEntry, VCF_TT_BITS};
@@ -61,6 +62,10 @@ pub(crate) struct Settings {
     pub leaf_vcf: bool,
     /// VCF and VCT at the root.
     pub threat_search: bool,
+    /// Late quiet moves searched a ply shallower first.
+    pub reductions: bool,
+    /// The evaluation's weights.
+    pub eval: &'static [i32; NFEATURES],
 }
 
 impl Settings {
@@ -71,6 +76,8 @@ impl Settings {
         root_width: 12,
         leaf_vcf: false,
         threat_search: false,
+        reductions: false,
+        eval: &PATTERN_SUMS,
     };
     /// Intermediate: depth-4 alpha-beta, no threat search.
     pub const INTERMEDIATE: Settings = Settings {
@@ -79,14 +86,25 @@ impl Settings {
         root_width: 16,
         leaf_vcf: false,
         threat_search: false,
+        reductions: false,
+        eval: &PATTERN_SUMS,
     };
-    /// Expert: everything.
-    pub const EXPERT: Settings = Settings {
+    /// Advanced: the first Expert's search (no reductions, the
+    /// hand-set evaluation), stopped by a node budget.
+    pub const ADVANCED: Settings = Settings {
         max_depth: 40,
         width: 14,
         root_width: 30,
         leaf_vcf: true,
         threat_search: true,
+        reductions: false,
+        eval: &PATTERN_SUMS,
+    };
+    /// Expert: everything, with the fitted evaluation.
+    pub const EXPERT: Settings = Settings {
+        reductions: true,
+        eval: &FITTED,
+        ..Settings::ADVANCED
     };
 }
 
