@@ -99,10 +99,10 @@ pub(crate) const PATTERN_SUMS: [i32; NFEATURES] = [
 /// `OVERLINE`), mover's combinations ([`combo`] order), then the
 /// waiter's.
 pub(crate) const FITTED: [i32; NFEATURES] = [
-    1, 2, -1, 4, 4, 39, 146, 205, 0, 0, 0, //
-    0, 92, 462, 318, 1624, 5647, 0, //
-    -1, -1, 1, -8, 5, -39, -100, -211, -400, 0, 0, //
-    0, -79, -429, -125, -160, -957, 0,
+    0, 0, 0, 11, 20, 71, 251, 426, 0, 0, 0, //
+    0, 138, 522, 332, 1225, 5341, 0, //
+    0, 0, 1, -10, -16, -71, -178, -357, -400, 0, 0, //
+    0, -77, -558, -133, -38, -1649, 0,
 ];
 
 /// The value of the features `f` under `w`.

@@ -54,6 +54,7 @@ mod pos;
 pub mod puzzles;
 pub mod review;
 mod search;
+pub mod tactics;
 pub mod tune;
 
 use std::time::Duration;
@@ -283,6 +284,23 @@ pub fn find_vcf(board: &Board, attacker: Stone, rule: Rule, max_nodes: u64) -> O
     } else {
         None
     }
+}
+
+/// Victory by continuous threats (fours and open threes, VCF included)
+/// for `attacker` (to move), at most `depth` threats deep within
+/// `max_nodes`: the first move, or `None`. The defences tried are a
+/// superset of the real ones, so a found win is very likely, not proven.
+pub fn find_vct(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    depth: i32,
+    max_nodes: u64,
+) -> Option<Point> {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    s.vct_root(color_of(attacker), depth, max_nodes)
+        .map(|i| s.pos.point(i))
 }
 
 /// The shortest VCF for `attacker`, by iterative deepening of the solver

@@ -18,6 +18,7 @@
 //! ```
 
 mod engine;
+mod harvest;
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -63,6 +64,8 @@ struct Args {
     size: u8,
     vcf_bench: bool,
     find_vcf: bool,
+    harvest: bool,
+    tactics: bool,
     chain_vcf: Option<usize>,
     replay: Option<String>,
     seed: u64,
@@ -81,6 +84,8 @@ fn parse_args() -> Result<Args, String> {
         size: 15,
         vcf_bench: false,
         find_vcf: false,
+        harvest: false,
+        tactics: false,
         chain_vcf: None,
         replay: None,
         seed: 1,
@@ -109,6 +114,8 @@ fn parse_args() -> Result<Args, String> {
             }
             "--vcf-bench" => args.vcf_bench = true,
             "--find-vcf" => args.find_vcf = true,
+            "--harvest" => args.harvest = true,
+            "--tactics" => args.tactics = true,
             "--chain-vcf" => args.chain_vcf = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--replay" => args.replay = Some(value()?),
             "--seed" => args.seed = value()?.parse().map_err(|e| format!("{e}"))?,
@@ -118,7 +125,7 @@ fn parse_args() -> Result<Args, String> {
                     "usage: gomoku-arena [--a LEVEL|pbrain:CMD] [--b LEVEL|pbrain:CMD] \
                      [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
-                     [--size N] [--vcf-bench] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
+                     [--size N] [--vcf-bench] [--tactics] [--harvest] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
                      [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [-v]"
                         .into(),
                 );
@@ -406,6 +413,50 @@ fn arena(args: &Args) {
         );
     }
     println!("games lost by a fault (time, illegal move, crash): {faults}");
+}
+
+/// `--tactics`: the tactics suite, with the threat solvers' time and the
+/// Expert's move, time and verdict on each position.
+fn tactics_bench(args: &Args) {
+    use tabula_ai::gomoku::tactics::{Task, solves, tactics};
+    println!(
+        "Tactics suite (Expert at {} ms a move):",
+        args.budget.as_millis()
+    );
+    let limits = Limits {
+        time: Some(args.budget),
+        nodes: args.nodes,
+        memory: None,
+    };
+    let (mut solved, mut total) = (0, 0);
+    for t in tactics() {
+        let start = Instant::now();
+        let found = match t.task {
+            Task::Win => tabula_ai::gomoku::find_vct(&t.board, t.to_move, args.rule, 8, 1_000_000),
+            Task::Defend => None,
+        };
+        let solver_ms = start.elapsed().as_secs_f64() * 1e3;
+        let start = Instant::now();
+        let r = expert_search(&t.board, t.to_move, args.rule, limits, 0);
+        let expert_ms = start.elapsed().as_secs_f64() * 1e3;
+        let ok = r.best.is_some_and(|p| solves(&t, p, args.rule));
+        total += 1;
+        solved += usize::from(ok);
+        let solver = match t.task {
+            Task::Win => format!(
+                "VCT solver {} in {solver_ms:.1} ms",
+                found.map(|p| p.to_string()).unwrap_or("none".into())
+            ),
+            Task::Defend => String::new(),
+        };
+        println!(
+            "{:<50} Expert {:<4} in {expert_ms:>6.1} ms: {}  {solver}",
+            t.name,
+            r.best.map(|p| p.to_string()).unwrap_or_default(),
+            if ok { "solved" } else { "MISSED" },
+        );
+    }
+    println!("solved {solved} of {total}");
 }
 
 fn vcf_bench() {
@@ -843,6 +894,10 @@ fn main() -> ExitCode {
         replay(&args, moves);
     } else if let Some(n) = args.chain_vcf {
         chain_puzzles(n, args.seed, args.openings);
+    } else if args.harvest {
+        harvest::harvest(&openings(args.openings, args.size, args.rule), args.budget);
+    } else if args.tactics {
+        tactics_bench(&args);
     } else if args.find_vcf {
         find_puzzles(&args);
     } else if args.vcf_bench {

@@ -1,0 +1,131 @@
+//! The tactics suite: positions taken from arena games where the side to
+//! move must find a threat win (a VCT that is not a VCF) or the one or two
+//! moves that stop the opponent's. `gomoku-arena --harvest` finds them in
+//! games between the Expert and the first Expert; `gomoku-arena --tactics`
+//! times the solvers and the Expert on each and checks its move with
+//! [`solves`].
+//!
+//! Checking a move: for a win, after it every reply near the stones must
+//! leave the mover a VCF or VCT; for a defence, after it the opponent must
+//! have neither. The VCT solver's defences are a superset of the real
+//! ones, so a check is very likely right rather than proven.
+
+use tabula_shared::gomoku::{Board, Point, Rule, Stone};
+
+use super::{find_vcf, find_vct};
+
+/// What the side to move must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Task {
+    /// Win by continuous threats (there is no VCF).
+    Win,
+    /// Stop the opponent's threat win (it has a VCF or VCT if we pass).
+    Defend,
+}
+
+/// One position of the suite.
+#[derive(Debug, Clone)]
+pub struct Tactic {
+    /// Short description (task, then where it came from).
+    pub name: String,
+    /// The position.
+    pub board: Board,
+    /// The side to move.
+    pub to_move: Stone,
+    /// What it must do.
+    pub task: Task,
+}
+
+/// Nodes for each threat search of a check.
+const CHECK_NODES: u64 = 200_000;
+/// Threats deep for the VCT searches of a check.
+const CHECK_DEPTH: i32 = 8;
+
+/// Does `attacker` (to move) win by threats: a five, a VCF or a VCT
+/// (each search within `nodes`)?
+pub fn threat_win(board: &Board, attacker: Stone, rule: Rule, nodes: u64) -> bool {
+    find_vcf(board, attacker, rule, nodes).is_some()
+        || find_vct(board, attacker, rule, CHECK_DEPTH, nodes).is_some()
+}
+
+/// The empty points within two of a stone: the replies a check tries.
+pub fn near_points(board: &Board) -> Vec<Point> {
+    let n = board.size();
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x, y);
+            if !board.is_empty_at(p) {
+                continue;
+            }
+            let near = board.stones().any(|(q, _)| {
+                i32::from(q.x).abs_diff(i32::from(x)) <= 2
+                    && i32::from(q.y).abs_diff(i32::from(y)) <= 2
+            });
+            if near {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+/// Is `mv` a solution of `t` (see the module docs)?
+pub fn solves(t: &Tactic, mv: Point, rule: Rule) -> bool {
+    solves_within(t, mv, rule, CHECK_NODES)
+}
+
+/// [`solves`] with `nodes` for each threat search.
+pub fn solves_within(t: &Tactic, mv: Point, rule: Rule, nodes: u64) -> bool {
+    let mut board = t.board.clone();
+    if board.place(mv, t.to_move).is_err() {
+        return false;
+    }
+    if tabula_shared::gomoku::five_at(&board, mv, t.to_move, rule).is_some() {
+        return t.task == Task::Win;
+    }
+    let opponent = t.to_move.opponent();
+    match t.task {
+        Task::Defend => !threat_win(&board, opponent, rule, nodes),
+        Task::Win => {
+            if find_vcf(&board, opponent, rule, nodes).is_some() {
+                return false;
+            }
+            near_points(&board).into_iter().all(|r| {
+                let mut after = board.clone();
+                if after.place(r, opponent).is_err() {
+                    return true;
+                }
+                if tabula_shared::gomoku::five_at(&after, r, opponent, rule).is_some() {
+                    return false;
+                }
+                threat_win(&after, t.to_move, rule, nodes)
+            })
+        }
+    }
+}
+
+/// (task, side to move, game it came from, diagram rows from `y = 0`).
+type Entry = (Task, Stone, &'static str, &'static [&'static str]);
+
+const SUITE: &[Entry] = &[];
+
+/// The suite, in the order listed.
+pub fn tactics() -> Vec<Tactic> {
+    SUITE
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &(task, to_move, from, rows))| {
+            let kind = match task {
+                Task::Win => "vct",
+                Task::Defend => "defend",
+            };
+            Some(Tactic {
+                name: format!("{kind}-{} ({from})", i + 1),
+                board: Board::from_diagram(15, rows).ok()?,
+                to_move,
+                task,
+            })
+        })
+        .collect()
+}
