@@ -33,7 +33,7 @@ pub fn harvest(openings: &[Vec<Point>], budget: Duration) {
             }
             let mut ply = 0u64;
             while let Some(seat) = g.to_act() {
-                let to_move = if g.moves().len() % 2 == 0 {
+                let to_move = if g.moves().len().is_multiple_of(2) {
                     Stone::Black
                 } else {
                     Stone::White
