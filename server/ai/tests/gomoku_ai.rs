@@ -579,3 +579,44 @@ fn expert_tables_fit_a_memory_limit() {
         assert!(board.is_empty_at(p));
     }
 }
+
+/// The tactics suite is what it says: in every win position the side to
+/// move has a VCT and no VCF; in every defence position the opponent
+/// would win by threats if the side to move passed. Each position has the
+/// stone counts of a real game with that side to move.
+#[test]
+fn tactics_suite_positions_are_genuine() {
+    use tabula_ai::gomoku::tactics::{Task, tactics, threat_win};
+    let suite = tactics();
+    assert!(suite.iter().filter(|t| t.task == Task::Win).count() >= 10);
+    assert!(suite.iter().filter(|t| t.task == Task::Defend).count() >= 10);
+    for t in &suite {
+        let b = &t.board;
+        let blacks = b.stones().filter(|s| s.1 == Stone::Black).count();
+        let whites = b.stone_count() - blacks;
+        let black_to_move = blacks == whites;
+        assert!(blacks == whites || blacks == whites + 1, "{}", t.name);
+        assert_eq!(black_to_move, t.to_move == Stone::Black, "{}", t.name);
+        match t.task {
+            Task::Win => {
+                assert!(
+                    find_vcf(b, t.to_move, Rule::Freestyle, 50_000).is_none(),
+                    "{}",
+                    t.name
+                );
+                assert!(
+                    threat_win(b, t.to_move, Rule::Freestyle, 200_000),
+                    "{}",
+                    t.name
+                );
+            }
+            Task::Defend => {
+                assert!(
+                    threat_win(b, t.to_move.opponent(), Rule::Freestyle, 200_000),
+                    "{}",
+                    t.name
+                );
+            }
+        }
+    }
+}

@@ -2,7 +2,8 @@
 //! search) from the arena's openings and prints, as entries for
 //! `tabula_ai::gomoku::tactics`, the positions where the side to move had
 //! a VCT but no VCF, or had to stop the opponent's threat win with one of
-//! at most three moves.
+//! at most three moves: the first of each kind in each game (the later
+//! ones of a game are mostly the same attack, a move further on).
 
 use std::time::Duration;
 
@@ -32,6 +33,7 @@ pub fn harvest(openings: &[Vec<Point>], budget: Duration) {
                 }
             }
             let mut ply = 0u64;
+            let mut found: Vec<Task> = Vec::new();
             while let Some(seat) = g.to_act() {
                 let to_move = if g.moves().len().is_multiple_of(2) {
                     Stone::Black
@@ -42,7 +44,11 @@ pub fn harvest(openings: &[Vec<Point>], budget: Duration) {
                     "opening {k}, Expert as {expert_seat:?}, ply {}",
                     g.moves().len() + 1
                 );
-                if let Some(t) = examine(g.board(), to_move, rule, &from) {
+                if found.len() < 2
+                    && let Some(t) = examine(g.board(), to_move, rule, &from)
+                    && !found.contains(&t.task)
+                {
+                    found.push(t.task);
                     print_entry(&t);
                 }
                 let level = if seat == expert_seat {
