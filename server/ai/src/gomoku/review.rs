@@ -17,16 +17,17 @@ use crate::analysis::AnalysisError;
 pub const VCF_NODES: u64 = 20_000;
 
 /// Black's outlook, −1 to +1, for a search `score` of the side `to_play`:
-/// ±1 for a forced result, a smooth squash of the pattern score otherwise.
+/// ±1 for a forced result, otherwise twice the winning chance the
+/// evaluation's scale gives, less one.
 pub fn outlook(score: i32, to_play: Stone) -> f32 {
     let mine = if score >= WIN_THRESHOLD {
         1.0
     } else if score <= -WIN_THRESHOLD {
         -1.0
     } else {
-        // Pattern units: Black's first-move edge in freestyle is a few
-        // hundred, a won position tens of thousands.
-        (score as f32 / 1000.0).tanh()
+        // About 200 units per logit of the winning chance p (see
+        // `eval`), and 2p - 1 = tanh(logit / 2).
+        (score as f32 / 400.0).tanh()
     };
     if to_play == Stone::Black { mine } else { -mine }
 }

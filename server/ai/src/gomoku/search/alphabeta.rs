@@ -6,11 +6,15 @@
 //! Then iterative-deepening principal-variation search (negamax
 //! alpha-beta with null windows) with a Zobrist transposition table,
 //! killer moves and a history table, forced moves searched without using
-//! depth, a short threat quiescence (one extra ply of defences when the
-//! side to move faces an open three at the horizon), and at the leaves a
-//! small VCF for the side to move before the static evaluation: the
-//! pattern-value sums of both colours ([`crate::gomoku::pos::PAT_VALUE`]),
-//! the side to move's weighted 6/5 (its threats are realised first).
+//! depth, late-move reductions (Expert: a late quiet move is searched a
+//! ply shallower first), a short threat quiescence (one extra ply of
+//! defences when the side to move faces an open three at the horizon),
+//! and at the leaves a small VCF for the side to move before the static
+//! evaluation of the level's settings ([`crate::gomoku::eval`]).
+//!
+//! Iterations start while the previous one's time still fits before the
+//! deadline; an unfinished iteration counts a root move that beat the
+//! best so far.
 //!
 //! # Safety check ([`Searcher::safety_check`], Expert)
 //! Threat search inside the main search, at ply one: the move the

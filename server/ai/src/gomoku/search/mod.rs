@@ -12,9 +12,10 @@
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
 //! 1024 nodes). The Expert's main search gets 9/10 of the budget and the
-//! safety check the rest. Iterations only start while less than half of
-//! the main search's time is used, so a move takes at most the budget plus
-//! one check interval. The hash tables can be capped in bytes
+//! safety check the rest. An iteration starts while the previous one's
+//! time still fits before the main search's deadline, and every search
+//! stops at its deadline, so a move takes at most the budget plus one
+//! check interval. The hash tables can be capped in bytes
 //! ([`Budget::memory`]; the main table gets 3/4, the VCF and VCT tables
 //! 1/8 each, rounded down to powers of two).
 
