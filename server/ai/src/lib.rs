@@ -138,7 +138,7 @@ pub fn choose(
 /// They come from our own arena figures (README, docs/AI.md), not from
 /// rated play:
 /// - Gomoku: the Beginner anchored at 1100, each level above it placed by
-///   its measured Elo gap to the level below (+352, +241, +280, +179).
+///   its measured Elo gap to the level below (+352, +241, +280, +407).
 /// - Backgammon: pubeval taken as 1500, each level placed by the Elo of
 ///   its share of games won against pubeval (duplicate dice, 4,000 games:
 ///   45.9%, 56.6%, 62.5%, 65.7%; the Expert 69%). A single game is one
@@ -150,7 +150,7 @@ pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel)
         (GameKind::Gomoku, AiLevel::Casual) => 1450,
         (GameKind::Gomoku, AiLevel::Intermediate) => 1690,
         (GameKind::Gomoku, AiLevel::Advanced) => 1970,
-        (GameKind::Gomoku, AiLevel::Expert) => 2150,
+        (GameKind::Gomoku, AiLevel::Expert) => 2380,
         (GameKind::Backgammon, AiLevel::Beginner) => 1470,
         (GameKind::Backgammon, AiLevel::Casual) => 1545,
         (GameKind::Backgammon, AiLevel::Intermediate) => 1590,

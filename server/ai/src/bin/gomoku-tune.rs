@@ -3,22 +3,46 @@
 //! `eval::FITTED`, with the log-loss of the old and new weights on
 //! positions held out of the fit.
 //!
+//! `--save FILE` writes the positions played (one per line: the features,
+//! then the result); `--load FILE` (repeatable) adds saved positions to the
+//! fit, so rounds can be pooled. `--games 0` only fits what was loaded.
+//!
 //! ```text
 //! cargo run --release -p tabula-ai --bin gomoku-tune -- --games 2000 --nodes 4000 --jobs 2
 //! ```
 
+use std::io::{BufRead, BufReader, Write};
 use std::process::ExitCode;
 use std::time::Instant;
 
+use tabula_ai::gomoku::eval::NFEATURES;
 use tabula_ai::gomoku::tune::{Sample, current_weights, fit, log_loss, self_play};
+
+const USAGE: &str = "usage: gomoku-tune [--games N] [--nodes N] [--jobs N] [--seed S] \
+                     [--save FILE] [--load FILE]...";
 
 fn main() -> ExitCode {
     let (mut games, mut nodes, mut jobs, mut seed) = (1000usize, 4000u64, 2usize, 1u64);
+    let (mut save, mut load) = (None, Vec::new());
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
-        let value = it.next().and_then(|v| v.parse::<u64>().ok());
-        let Some(v) = value else {
-            eprintln!("usage: gomoku-tune [--games N] [--nodes N] [--jobs N] [--seed S]");
+        let Some(text) = it.next() else {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        };
+        match flag.as_str() {
+            "--save" => {
+                save = Some(text);
+                continue;
+            }
+            "--load" => {
+                load.push(text);
+                continue;
+            }
+            _ => {}
+        }
+        let Ok(v) = text.parse::<u64>() else {
+            eprintln!("{USAGE}");
             return ExitCode::from(2);
         };
         match flag.as_str() {
@@ -49,6 +73,24 @@ fn main() -> ExitCode {
         samples.len(),
         start.elapsed().as_secs_f64()
     );
+    if let Some(path) = &save
+        && let Err(e) = write_samples(path, &samples)
+    {
+        eprintln!("{path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    for path in &load {
+        match read_samples(path) {
+            Ok(more) => {
+                println!("{path}: {} positions", more.len());
+                samples.extend(more);
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     // Every fifth position is held out to check the fit.
     let held: Vec<Sample> = samples
         .iter()
@@ -69,4 +111,38 @@ fn main() -> ExitCode {
     );
     println!("{weights:?}");
     ExitCode::SUCCESS
+}
+
+/// One position per line: the features, then the result.
+fn write_samples(path: &str, samples: &[Sample]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for s in samples {
+        for x in s.features {
+            write!(out, "{x} ")?;
+        }
+        writeln!(out, "{}", s.result)?;
+    }
+    out.flush()
+}
+
+fn read_samples(path: &str) -> std::io::Result<Vec<Sample>> {
+    let bad = |line: usize| std::io::Error::other(format!("line {line} is not a position"));
+    let mut out = Vec::new();
+    for (k, line) in BufReader::new(std::fs::File::open(path)?)
+        .lines()
+        .enumerate()
+    {
+        let line = line?;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        if fields.len() != NFEATURES + 1 {
+            return Err(bad(k + 1));
+        }
+        let mut features = [0u32; NFEATURES];
+        for (f, text) in features.iter_mut().zip(&fields) {
+            *f = text.parse().map_err(|_| bad(k + 1))?;
+        }
+        let result = fields[NFEATURES].parse().map_err(|_| bad(k + 1))?;
+        out.push(Sample { features, result });
+    }
+    Ok(out)
 }

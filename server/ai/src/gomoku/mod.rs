@@ -47,7 +47,7 @@
 //! forbidden counts as a win for white in every search.
 
 pub mod beginner;
-mod eval;
+pub mod eval;
 pub mod hints;
 mod pattern;
 mod pos;
