@@ -15,7 +15,10 @@ const PREFIX: &str = "tbt_";
 /// Every API token, by the hash of its secret, and the bot accounts.
 #[derive(Default)]
 pub struct ApiTokens {
-    by_hash: HashMap<String, ApiTokenRow>,
+    /// Each token with the order it was added in (which breaks ties between
+    /// tokens made in the same instant, so that a list keeps its order).
+    by_hash: HashMap<String, (ApiTokenRow, u64)>,
+    added: u64,
     bots: HashSet<String>,
 }
 
@@ -38,7 +41,7 @@ pub fn new_secret() -> String {
 }
 
 impl ApiTokens {
-    /// The tokens the store held.
+    /// The tokens the store held, oldest first.
     pub fn new(rows: Vec<ApiTokenRow>) -> ApiTokens {
         let mut tokens = ApiTokens::default();
         for row in rows {
@@ -50,15 +53,16 @@ impl ApiTokens {
     /// Adds a token; its account is a bot account from now on.
     pub fn add(&mut self, row: ApiTokenRow) {
         self.bots.insert(row.player_id.clone());
-        self.by_hash.insert(row.hash.clone(), row);
+        self.added += 1;
+        self.by_hash.insert(row.hash.clone(), (row, self.added));
     }
 
     /// The player a secret signs in, unless it is unknown or revoked.
     pub fn player_of(&self, secret: &str) -> Option<String> {
         self.by_hash
             .get(&hash(secret))
-            .filter(|t| !t.revoked)
-            .map(|t| t.player_id.clone())
+            .filter(|(t, _)| !t.revoked)
+            .map(|(t, _)| t.player_id.clone())
     }
 
     /// Whether `player_id` is a bot account.
@@ -68,31 +72,34 @@ impl ApiTokens {
 
     /// A player's tokens, oldest first, without secrets or hashes.
     pub fn list(&self, player_id: &str) -> Vec<ApiTokenInfo> {
-        let mut tokens: Vec<ApiTokenInfo> = self
+        let mut tokens: Vec<(&ApiTokenRow, u64)> = self
             .by_hash
             .values()
-            .filter(|t| t.player_id == player_id)
-            .map(|t| ApiTokenInfo {
+            .filter(|(t, _)| t.player_id == player_id)
+            .map(|(t, added)| (t, *added))
+            .collect();
+        tokens.sort_by_key(|&(t, added)| (t.created_at, added));
+        tokens
+            .into_iter()
+            .map(|(t, _)| ApiTokenInfo {
                 id: t.id.clone(),
                 label: t.label.clone(),
                 created_at: t.created_at,
                 revoked: t.revoked,
             })
-            .collect();
-        tokens.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
-        tokens
+            .collect()
     }
 
     /// Whether `player_id` owns a token `id` that is not revoked yet.
     pub fn owns_live(&self, player_id: &str, id: &str) -> bool {
         self.by_hash
             .values()
-            .any(|t| t.player_id == player_id && t.id == id && !t.revoked)
+            .any(|(t, _)| t.player_id == player_id && t.id == id && !t.revoked)
     }
 
     /// Marks the token revoked (once the store has it so).
     pub fn revoke(&mut self, player_id: &str, id: &str) {
-        for t in self.by_hash.values_mut() {
+        for (t, _) in self.by_hash.values_mut() {
             if t.player_id == player_id && t.id == id {
                 t.revoked = true;
             }
@@ -133,5 +140,22 @@ mod tests {
         tokens.revoke("p1", "t1");
         assert_eq!(tokens.player_of(&secret), None);
         assert!(tokens.is_bot("p1"), "still a bot account");
+    }
+
+    /// Tokens made in the same instant are listed in the order they were
+    /// made, every time (a tie on the time used to fall to the random ids).
+    #[test]
+    fn tokens_of_the_same_instant_keep_the_order_they_were_made_in() {
+        for k in 0..20 {
+            let mut tokens = ApiTokens::default();
+            let mut made = Vec::new();
+            for j in 0..4 {
+                let id = uuid::Uuid::new_v4().to_string();
+                tokens.add(row(&id, "p1", &format!("secret {k} {j}")));
+                made.push(id);
+            }
+            let listed: Vec<String> = tokens.list("p1").into_iter().map(|t| t.id).collect();
+            assert_eq!(listed, made);
+        }
     }
 }
