@@ -863,12 +863,14 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
     });
     bob.step();
     click_label(&mut bob, "Join");
+    // Past the opening roll: the events that start a game change the
+    // panel, and a menu opened while they arrive can close again.
     let playing = |a: &TabulaApp| {
         a.room().is_some_and(|r| {
             r.summary
                 .as_ref()
                 .is_some_and(|s| s.status == RoomStatus::Playing)
-                && matches!(r.live, Some(LiveGame::Backgammon(_)))
+                && matches!(&r.live, Some(LiveGame::Backgammon(g)) if g.to_act().is_some())
         })
     };
     wait_until(&mut ada, "the game to start", playing);
