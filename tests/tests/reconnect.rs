@@ -238,19 +238,27 @@ async fn a_game_both_players_left_is_saved_whole() {
         assert!(tokio::time::Instant::now() < deadline, "{list}");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
-    // The room saves after it tells the lobby; a request queued behind the
-    // last drop is answered once that save is done.
-    carol.join(&room, "spectator").await;
+    // The room saves once the last member is gone (after it tells the
+    // lobby): saved as one state holding all six moves, none left in the
+    // action log (where they would hold up its clean-up while the room
+    // waits).
+    let deadline = tokio::time::Instant::now() + tabula_tests::WAIT;
+    loop {
+        let (state, logged) = tabula_server::read_saved_room(dir.path(), &room)
+            .expect("read")
+            .expect("saved room");
+        let state: serde_json::Value = serde_json::from_str(&state).expect("state json");
+        let actions = state["record"]["actions"].as_array().map(Vec::len);
+        if (actions, logged) == (Some(6), 0) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "saved state holds {actions:?} actions, {logged} more in the log"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     server.kill();
-
-    // Saved as one state holding all six moves; none left in the action log
-    // (where they would hold up its clean-up while the room waits).
-    let (state, logged) = tabula_server::read_saved_room(dir.path(), &room)
-        .expect("read")
-        .expect("saved room");
-    let state: serde_json::Value = serde_json::from_str(&state).expect("state json");
-    assert_eq!(state["record"]["actions"].as_array().map(Vec::len), Some(6));
-    assert_eq!(logged, 0);
 
     // And it comes back whole.
     let server = ChildServer::start(exe, dir.path(), None);

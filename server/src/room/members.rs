@@ -238,12 +238,16 @@ impl Room {
         }
     }
 
-    /// When the last member of a running game's room goes, saves the whole
-    /// room: its moves since the last full save then stop holding the front
-    /// of the store's action log while the room waits (grace period, idle
-    /// time-out). Otherwise every clean-up of the log would have to copy
-    /// them, for every deserted game.
+    /// When the last member of a running game's room has gone, saves the
+    /// whole room: its moves since the last full save then stop holding the
+    /// front of the store's action log while the room waits (grace period,
+    /// idle time-out). Otherwise every clean-up of the log would have to
+    /// copy them, for every deserted game. Called after every command, since
+    /// a member also goes when a send to it fails.
     pub(super) async fn save_if_deserted(&mut self) {
+        if !std::mem::take(&mut self.deserted_unsaved) {
+            return;
+        }
         if self.members.is_empty() && self.game_started && self.result.is_none() {
             let _ = self.save().await;
         }
@@ -258,6 +262,7 @@ impl Room {
         };
         if self.members.is_empty() {
             self.empty_since = Some(Instant::now());
+            self.deserted_unsaved = true;
             self.stop_engine();
         }
         let Some(seat) = member.seat else {

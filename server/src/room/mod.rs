@@ -106,6 +106,9 @@ struct Room {
     game_no: u32,
     /// When the room last had nobody in it (for closing idle rooms).
     empty_since: Option<Instant>,
+    /// The last member went while the game ran, and the room has not been
+    /// saved whole since (see [`Room::save_if_deserted`]).
+    deserted_unsaved: bool,
     rx: mpsc::Receiver<RoomCommand>,
     me: mpsc::WeakSender<RoomCommand>,
     /// What the lobby was last told, so an unchanged summary (most moves)
@@ -364,6 +367,7 @@ impl Room {
             started_at: saved.started_at,
             game_no: saved.game_no,
             empty_since: Some(instant_of_ms(saved.empty_since_ms)),
+            deserted_unsaved: false,
             me: handle.downgrade(),
             rx,
             shared,
@@ -394,6 +398,7 @@ impl Room {
                 command = self.rx.recv() => command,
                 _ = sleep_until_opt(deadline) => {
                     let closing = self.on_deadline().await;
+                    self.save_if_deserted().await;
                     self.supersede_unknown_save();
                     if closing {
                         break;
@@ -435,6 +440,8 @@ impl Room {
                     return;
                 }
             }
+            // A member can also go when a send to it fails, in any handler.
+            self.save_if_deserted().await;
             self.supersede_unknown_save();
             if self.should_close() {
                 break;
