@@ -148,6 +148,24 @@ fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
     panic!("no widget labelled {label:?}");
 }
 
+/// Opens the menu `menu` and clicks its item `item`. A menu closes when the
+/// panel under it is rebuilt (the events of a game starting, say), so the
+/// menu is opened again, a few times, until the item shows.
+fn click_menu_item(h: &mut Harness<'_, TabulaApp>, menu: &str, item: &str) {
+    for _ in 0..5 {
+        click_label(h, menu);
+        for _ in 0..20 {
+            if h.query_by_label(item).is_some() {
+                click_label(h, item);
+                return;
+            }
+            h.step();
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    panic!("the menu {menu:?} never showed {item:?}");
+}
+
 fn connect(h: &mut Harness<'_, TabulaApp>) {
     h.step();
     click_label(h, "Connect");
@@ -782,8 +800,7 @@ fn finished_games_are_in_the_history_and_replay() {
             .and_then(|r| r.record.as_ref())
             .is_some_and(|r| !r.is_empty())
     });
-    click_label(&mut h, "Resign");
-    click_label(&mut h, "Resign a backgammon");
+    click_menu_item(&mut h, "Resign", "Resign a backgammon");
     click_label(&mut h, "Yes, resign");
     wait_until(&mut h, "the game id", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
@@ -876,8 +893,7 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
     wait_until(&mut ada, "the game to start", playing);
     wait_until(&mut bob, "the game to start", playing);
 
-    click_label(&mut ada, "Resign");
-    click_label(&mut ada, "Resign a gammon");
+    click_menu_item(&mut ada, "Resign", "Resign a gammon");
     click_label(&mut ada, "Yes, resign");
     wait_until(&mut bob, "the offer", |a| {
         a.room().is_some_and(|r| !r.offers.is_empty())
@@ -901,8 +917,7 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
     ));
     assert!(ada.state().room().is_some_and(|r| r.game_id.is_none()));
 
-    click_label(&mut ada, "Resign");
-    click_label(&mut ada, "Resign a single game");
+    click_menu_item(&mut ada, "Resign", "Resign a single game");
     click_label(&mut ada, "Yes, resign");
     wait_until(&mut bob, "the second offer", |a| {
         a.room().is_some_and(|r| !r.offers.is_empty())
@@ -1171,8 +1186,7 @@ fn seed_screenshot_data() {
                 Some(GamePhase::AwaitingRoll { side: Side::White })
             )
     });
-    click_label(&mut ada, "Resign");
-    click_label(&mut ada, "Resign a single game");
+    click_menu_item(&mut ada, "Resign", "Resign a single game");
     click_label(&mut ada, "Yes, resign");
     wait_until(&mut ada, "the end", |a| {
         a.room().is_some_and(|r| r.game_id.is_some())
