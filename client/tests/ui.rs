@@ -148,9 +148,12 @@ fn click_label(h: &mut Harness<'_, TabulaApp>, label: &str) {
     panic!("no widget labelled {label:?}");
 }
 
-/// Opens the menu `menu` and clicks its item `item`. A menu closes when the
-/// panel under it is rebuilt (the events of a game starting, say), so the
-/// menu is opened again, a few times, until the item shows.
+/// Opens the menu `menu` and clicks its item `item`, opening the menu again
+/// (a few times) if the item does not show: these tests' two apps and the
+/// server run on their own clocks, and a test should fail on a missing
+/// item, not on a click that landed as the panel changed. (That events no
+/// longer close an open menu is checked by the client's unit test
+/// `the_resign_menu_stays_open_when_the_opponent_moves`.)
 fn click_menu_item(h: &mut Harness<'_, TabulaApp>, menu: &str, item: &str) {
     for _ in 0..5 {
         click_label(h, menu);

@@ -25,6 +25,7 @@ mod engines;
 mod export_picker;
 mod hints;
 mod layout;
+mod resign_menu;
 mod sounds;
 
 use super::{AccountNote, Command, HISTORY_PAGE, Screen, TabulaApp};
