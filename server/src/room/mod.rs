@@ -106,8 +106,8 @@ struct Room {
     game_no: u32,
     /// When the room last had nobody in it (for closing idle rooms).
     empty_since: Option<Instant>,
-    /// The last member went while the game ran, and the room has not been
-    /// saved whole since (see [`Room::save_if_deserted`]).
+    /// The last member went, and [`Room::save_if_deserted`] has not run
+    /// since (it saves a running game whole).
     deserted_unsaved: bool,
     rx: mpsc::Receiver<RoomCommand>,
     me: mpsc::WeakSender<RoomCommand>,
