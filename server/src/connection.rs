@@ -571,14 +571,8 @@ impl Handler {
             identity,
             request_id,
         };
-        if handle
-            .try_send(RoomCommand::Request { caller, message })
-            .is_err()
-        {
-            self.reply(
-                request_id,
-                ServerMessage::error(ErrorCode::RateLimited, "the room is busy; try again"),
-            );
+        if let Err(undelivered) = handle.try_send(RoomCommand::Request { caller, message }) {
+            self.reply(request_id, undelivered.refusal());
         }
     }
 

@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use tabula_shared::protocol::{ClientMessage, PlayerAction};
+use tabula_shared::protocol::{ClientMessage, ErrorCode, PlayerAction, ServerMessage};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot};
 
@@ -68,6 +68,24 @@ pub enum Undelivered {
     Busy,
     /// The room has stopped.
     Closed,
+}
+
+impl Undelivered {
+    /// What the request's sender is told: `rate_limited` for a full queue;
+    /// `busy` with a short wait for a room that has just stopped, since it
+    /// is moving to another node of a cluster (or closing, after which the
+    /// next try finds no room).
+    pub fn refusal(self) -> ServerMessage {
+        match self {
+            Undelivered::Busy => {
+                ServerMessage::error(ErrorCode::RateLimited, "the room is busy; try again")
+            }
+            Undelivered::Closed => ServerMessage::busy(
+                "this room is stopping here; try again",
+                std::time::Duration::from_millis(200),
+            ),
+        }
+    }
 }
 
 /// Where to send a room its commands; cheap to clone. The room's actor

@@ -480,19 +480,11 @@ fn on_message(shared: &Arc<Shared>, cluster: &Arc<Cluster>, message: ToNode) {
                 identity: Arc::new(identity),
                 request_id,
             };
-            if handle
-                .try_send(RoomCommand::Request {
-                    caller,
-                    message: *message,
-                })
-                .is_err()
-            {
-                cluster.reply(
-                    &from,
-                    conn,
-                    request_id,
-                    ServerMessage::error(ErrorCode::RateLimited, "the room is busy; try again"),
-                );
+            if let Err(undelivered) = handle.try_send(RoomCommand::Request {
+                caller,
+                message: *message,
+            }) {
+                cluster.reply(&from, conn, request_id, undelivered.refusal());
             }
         }
         ToNode::Disconnected {
