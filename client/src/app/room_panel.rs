@@ -292,60 +292,66 @@ fn swap2_choice(ui: &mut Ui, room: &Room, game: &Gomoku) -> Vec<Command> {
 
 /// Resign, draw, takeback, rematch, claim and mute: what a player may ask.
 fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Command> {
-    let mut out = Vec::new();
-    let over = room.result.is_some();
-    let playing = summary.status == RoomStatus::Playing && !over;
     // A stable id: the widgets above (the last move, the Roll button) come
     // and go with every event, and ids counted from them would change and
     // close an open menu (Resign) whenever the game moved on.
     let stable = egui::UiBuilder::new().scope_id(ui.scope_id().with("player_buttons"));
-    ui.scope_builder(stable, |ui| {
-        ui.horizontal_wrapped(|ui| {
-            if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
-                // Backgammon: concede a single game, a gammon or a backgammon.
-                ui.menu_button(t!("room.resign"), |ui| {
-                    for (label, kind) in [
-                        (t!("room.resign_single"), ResignKind::Single),
-                        (t!("room.resign_gammon"), ResignKind::Gammon),
-                        (t!("room.resign_backgammon"), ResignKind::Backgammon),
-                    ] {
-                        if ui.button(label).clicked() {
-                            out.push(Command::Ask(Some(Danger::Resign(Some(kind)))));
-                        }
-                    }
-                });
-            } else if playing
-            // Only once the game's state is known: before it, a Backgammon
-            // room would show a plain Resign instead of its menu.
-            && matches!(room.live, Some(LiveGame::Gomoku(_)))
-            && ui.button(t!("room.resign")).clicked()
-            {
-                out.push(Command::Ask(Some(Danger::Resign(None))));
-            }
-            if playing
-                && matches!(room.live, Some(LiveGame::Gomoku(_)))
-                && ui.button(t!("room.offer_draw")).clicked()
-            {
-                out.push(Command::OfferDraw);
-            }
-            if playing && summary.options.takebacks && ui.button(t!("room.takeback")).clicked() {
-                out.push(Command::RequestTakeback);
-            }
-            if over && ui.button(t!("result.rematch")).clicked() {
-                out.push(Command::Rematch);
-            }
-            let opponent_gone = room.seat.is_some_and(|s| {
-                room.grace_until[seat_index(s.other())].is_some_and(|t| t <= Instant::now())
-            });
-            if playing && opponent_gone && ui.button(t!("room.claim_win")).clicked() {
-                out.push(Command::ClaimWin);
-            }
-        })
-    });
+    let mut out = ui
+        .scope_builder(stable, |ui| request_buttons(ui, room, summary))
+        .inner;
     let mut muted = room.spectators_muted;
     if ui.checkbox(&mut muted, t!("room.mute")).changed() {
         out.push(Command::MuteSpectators(muted));
     }
+    out
+}
+
+/// The row of what a player may ask: resign, draw, takeback, rematch, claim.
+fn request_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Command> {
+    let mut out = Vec::new();
+    let over = room.result.is_some();
+    let playing = summary.status == RoomStatus::Playing && !over;
+    ui.horizontal_wrapped(|ui| {
+        if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
+            // Backgammon: concede a single game, a gammon or a backgammon.
+            ui.menu_button(t!("room.resign"), |ui| {
+                for (label, kind) in [
+                    (t!("room.resign_single"), ResignKind::Single),
+                    (t!("room.resign_gammon"), ResignKind::Gammon),
+                    (t!("room.resign_backgammon"), ResignKind::Backgammon),
+                ] {
+                    if ui.button(label).clicked() {
+                        out.push(Command::Ask(Some(Danger::Resign(Some(kind)))));
+                    }
+                }
+            });
+        } else if playing
+            // Only once the game's state is known: before it, a Backgammon
+            // room would show a plain Resign instead of its menu.
+            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && ui.button(t!("room.resign")).clicked()
+        {
+            out.push(Command::Ask(Some(Danger::Resign(None))));
+        }
+        if playing
+            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && ui.button(t!("room.offer_draw")).clicked()
+        {
+            out.push(Command::OfferDraw);
+        }
+        if playing && summary.options.takebacks && ui.button(t!("room.takeback")).clicked() {
+            out.push(Command::RequestTakeback);
+        }
+        if over && ui.button(t!("result.rematch")).clicked() {
+            out.push(Command::Rematch);
+        }
+        let opponent_gone = room.seat.is_some_and(|s| {
+            room.grace_until[seat_index(s.other())].is_some_and(|t| t <= Instant::now())
+        });
+        if playing && opponent_gone && ui.button(t!("room.claim_win")).clicked() {
+            out.push(Command::ClaimWin);
+        }
+    });
     out
 }
 
