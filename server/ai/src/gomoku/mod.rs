@@ -18,15 +18,17 @@
 //!   evaluation fitted to self-play results ([`eval`], [`tune`]), VCF and
 //!   VCT threat-space search at the root, VCF at the leaves, and a check
 //!   that the chosen move leaves the opponent no VCF or VCT,
-//!   iterative-deepening PVS with a transposition table, killer and history
-//!   ordering, late-move reductions, threat-restricted candidates (see
+//!   iterative-deepening PVS with a transposition table kept between
+//!   moves, killer and history ordering, logarithmic late-move reductions
+//!   and pruning, threat quiescence, threat-restricted candidates (see
 //!   [`search`]).
 //!
 //! # Determinism
 //! Every level is a pure function of the position, the limits and the
 //! seed. With a node limit ([`Limits::nodes`]) the Expert is fully
 //! reproducible; with a wall-clock budget it is best effort (the depth
-//! reached depends on the machine).
+//! reached depends on the machine, and the kept hash tables on what was
+//! searched before).
 //!
 //! # Swap2
 //! * Placing the first three stones: one of a few spread-out shapes around
@@ -65,7 +67,7 @@ use tabula_shared::seat::Seat;
 use crate::Level;
 use crate::rng::Rng;
 use pos::{Pos, color_of};
-use search::{Budget, Searcher, Settings};
+use search::{Budget, Searcher, Settings, with_kept_searcher};
 
 /// What the AI does on its turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -259,17 +261,26 @@ fn search_with(
     settings: Settings,
 ) -> SearchReport {
     let pos = Pos::from_board(board, rule);
-    let mut s = Searcher::new(pos, settings, seed);
-    let t = s.think(color_of(to_play), limits.budget());
-    SearchReport {
-        best: t
-            .best
-            .map(|i| s.pos.point(i))
-            .or_else(|| fallback(board, to_play, rule)),
-        score: t.score,
-        depth: t.depth,
-        nodes: s.nodes,
-        table_bytes: s.table_bytes(),
+    let budget = limits.budget();
+    let search = |s: &mut Searcher| {
+        let t = s.think(color_of(to_play), budget);
+        SearchReport {
+            best: t
+                .best
+                .map(|i| s.pos.point(i))
+                .or_else(|| fallback(board, to_play, rule)),
+            score: t.score,
+            depth: t.depth,
+            nodes: s.nodes,
+            table_bytes: s.table_bytes(),
+        }
+    };
+    // A clocked Expert search carries its hash tables over to the next
+    // move; a node-limited one stays reproducible.
+    if settings.keep_tables && limits.nodes.is_none() {
+        with_kept_searcher(pos, settings, seed, search)
+    } else {
+        search(&mut Searcher::new(pos, settings, seed))
     }
 }
 

@@ -6,11 +6,20 @@
 //! Then iterative-deepening principal-variation search (negamax
 //! alpha-beta with null windows) with a Zobrist transposition table,
 //! killer moves and a history table, forced moves searched without using
-//! depth, late-move reductions (Expert: a late quiet move is searched a
-//! ply shallower first), a short threat quiescence (one extra ply of
-//! defences when the side to move faces an open three at the horizon),
-//! and at the leaves a small VCF for the side to move before the static
-//! evaluation of the level's settings ([`crate::gomoku::eval`]).
+//! depth, a short threat quiescence (up to two more plies of defences when
+//! the side to move faces an open three at the horizon), and at the leaves
+//! a small VCF for the side to move before the static evaluation of the
+//! level's settings ([`crate::gomoku::eval`]).
+//!
+//! # Late moves (Expert)
+//! A quiet move (no three or four for either side at its point) after the
+//! first three of a node that is not answering a threat is searched
+//! shallower first: `ln(depth + 1) · ln(k + 1) / 1.2` plies (k counts from
+//! zero), at least one, leaving at least one; it is searched again at full
+//! depth only if it beats alpha. Within three plies of the leaves, such a
+//! move is not searched at all after the first `3 + 2 · depth` moves
+//! once a move that does not lose is known. The measurements, and the
+//! variants not kept, are in `docs/AI.md`.
 //!
 //! Iterations start while the previous one's time still fits before the
 //! deadline; an unfinished iteration counts a root move that beat the
@@ -34,6 +43,22 @@ use crate::gomoku::pos::{Color, class};
 
 /// Moves searched at full depth before late-move reductions start.
 const LMR_AFTER: usize = 3;
+/// Deepest remaining depth at which late quiet moves are pruned.
+const PRUNE_DEPTH: i32 = 3;
+
+/// Plies a late quiet move (the `k`-th, from zero) is searched shallower
+/// first when its full depth is `child_depth`: at least one, and leaving
+/// at least one.
+fn late_move_reduction(child_depth: i32, k: usize) -> i32 {
+    let r = (f64::from(child_depth + 1).ln() * ((k + 1) as f64).ln() / 1.2) as i32;
+    r.clamp(1, child_depth - 1)
+}
+
+/// Quiet moves searched, near the leaves (`depth` at most
+/// [`PRUNE_DEPTH`]), before the rest are pruned.
+fn late_move_count(depth: i32) -> usize {
+    3 + 2 * depth.max(0) as usize
+}
 
 impl Searcher {
     /// Principal-variation search of `me` to move at `ply`, `depth` plies
@@ -70,7 +95,7 @@ impl Searcher {
                 defending_node = defending;
                 // Threat quiescence (Expert): under an open three, keep
                 // searching the defences a few plies past the horizon.
-                if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
+                if depth <= 0 && defending && self.settings.quiescence && depth > -2 {
                     (ms, depth - 1)
                 } else if depth <= 0 {
                     if self.settings.leaf_vcf && !defending {
@@ -112,23 +137,32 @@ impl Searcher {
         let mut best = -WIN;
         let mut best_move = NO_MOVE;
         for (k, &(m, _)) in moves.iter().enumerate() {
-            // Late-move reduction: a late quiet move (no three or four for
-            // either side at its point) is searched a ply shallower first,
-            // and again at full depth only if it beats alpha.
-            let reduce = self.settings.reductions
+            // Late quiet moves: pruned near the leaves, otherwise searched
+            // shallower first (see the module docs).
+            let late_quiet = self.settings.late_moves
                 && k >= LMR_AFTER
-                && child_depth >= 2
                 && !defending_node
                 && self.pos.class(me, m) < class::F3
                 && self.pos.class(opp, m) < class::F3;
+            if late_quiet
+                && depth <= PRUNE_DEPTH
+                && k >= late_move_count(depth)
+                && best > -WIN_THRESHOLD
+            {
+                continue;
+            }
+            let reduction = if late_quiet && child_depth >= 2 {
+                late_move_reduction(child_depth, k)
+            } else {
+                0
+            };
             self.pos.make(m, me);
             let mut s;
             if k == 0 {
                 s = -self.pvs(child_depth, -beta, -alpha, ply + 1, opp);
             } else {
-                let reduced = child_depth - i32::from(reduce);
-                s = -self.pvs(reduced, -alpha - 1, -alpha, ply + 1, opp);
-                if reduce && s > alpha && !self.stopped {
+                s = -self.pvs(child_depth - reduction, -alpha - 1, -alpha, ply + 1, opp);
+                if reduction > 0 && s > alpha && !self.stopped {
                     s = -self.pvs(child_depth, -alpha - 1, -alpha, ply + 1, opp);
                 }
                 if s > alpha && s < beta && !self.stopped {

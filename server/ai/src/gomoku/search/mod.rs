@@ -8,6 +8,7 @@
 //! - [`alphabeta`]: the main search ([`Searcher::think`]) and the safety
 //!   check of its choice.
 //! - [`table`]: the hash tables and their sizes.
+//! - [`kept`]: the Expert's searcher (and its tables) kept between moves.
 //!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
@@ -20,6 +21,7 @@
 //! 1/8 each, rounded down to powers of two).
 
 mod alphabeta;
+mod kept;
 mod movegen;
 mod table;
 mod vcf;
@@ -29,6 +31,7 @@ use std::time::{Duration, Instant};
 
 use super::eval::{FITTED, NFEATURES, PATTERN_SUMS};
 use super::pos::Pos;
+pub(crate) use kept::with_kept_searcher;
 pub(crate) use movegen::Node;
 use table::{NO_MOVE, TT_BITS_SMALL, TtEntry, VCF_TT_BITS};
 
@@ -51,7 +54,7 @@ pub(crate) struct Budget {
 }
 
 /// Search settings per level.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Settings {
     /// Deepest iteration.
     pub max_depth: i32,
@@ -59,12 +62,19 @@ pub(crate) struct Settings {
     pub width: usize,
     /// Moves tried at the root.
     pub root_width: usize,
+    /// Threat quiescence: under an open three at the horizon, the
+    /// defences are searched two more plies.
+    pub quiescence: bool,
     /// VCF for the side to move at the leaves.
     pub leaf_vcf: bool,
-    /// VCF and VCT at the root.
+    /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
-    /// Late quiet moves searched a ply shallower first.
-    pub reductions: bool,
+    /// Late quiet moves searched shallower first, and near the leaves not
+    /// at all (see [`alphabeta`]).
+    pub late_moves: bool,
+    /// The searcher and its hash tables are kept from one clocked move to
+    /// the next (see [`kept`]).
+    pub keep_tables: bool,
     /// The evaluation's weights.
     pub eval: &'static [i32; NFEATURES],
 }
@@ -75,9 +85,11 @@ impl Settings {
         max_depth: 2,
         width: 8,
         root_width: 12,
+        quiescence: false,
         leaf_vcf: false,
         threat_search: false,
-        reductions: false,
+        late_moves: false,
+        keep_tables: false,
         eval: &PATTERN_SUMS,
     };
     /// Intermediate: depth-4 alpha-beta, no threat search.
@@ -85,25 +97,26 @@ impl Settings {
         max_depth: 4,
         width: 10,
         root_width: 16,
-        leaf_vcf: false,
-        threat_search: false,
-        reductions: false,
-        eval: &PATTERN_SUMS,
+        ..Settings::CASUAL
     };
-    /// Advanced: the first Expert's search (no reductions, the
-    /// hand-set evaluation), stopped by a node budget.
+    /// Advanced: the first Expert's search (the hand-set evaluation, no
+    /// reductions), stopped by a node budget.
     pub const ADVANCED: Settings = Settings {
         max_depth: 40,
         width: 14,
         root_width: 30,
+        quiescence: true,
         leaf_vcf: true,
         threat_search: true,
-        reductions: false,
+        late_moves: false,
+        keep_tables: false,
         eval: &PATTERN_SUMS,
     };
-    /// Expert: everything, with the fitted evaluation.
+    /// Expert: the fitted evaluation, late-move reductions and pruning,
+    /// and its tables kept between moves.
     pub const EXPERT: Settings = Settings {
-        reductions: true,
+        late_moves: true,
+        keep_tables: true,
         eval: &FITTED,
         ..Settings::ADVANCED
     };
@@ -119,6 +132,12 @@ pub(crate) struct Thought {
     /// Deepest completed iteration (0 when a threat search or a forced
     /// move decided).
     pub depth: i32,
+}
+
+/// The root's tie-break jitter per cell (0 to 3), from `seed`.
+fn jitter(len: usize, seed: u64) -> Vec<i32> {
+    let mut rng = super::seeded_rng(seed);
+    (0..len).map(|_| (rng.next_u64() % 4) as i32).collect()
 }
 
 /// Searcher state.
@@ -152,8 +171,7 @@ impl Searcher {
     /// A searcher over `pos`.
     pub fn new(pos: Pos, settings: Settings, seed: u64) -> Searcher {
         let len = pos.cells.len();
-        let mut rng = super::seeded_rng(seed);
-        let jitter = (0..len).map(|_| (rng.next_u64() % 4) as i32).collect();
+        let jitter = jitter(len, seed);
         Searcher {
             nodes: 0,
             node_limit: u64::MAX,
@@ -175,6 +193,31 @@ impl Searcher {
             cells: pos.on_board().collect(),
             pos,
         }
+    }
+
+    /// Can this searcher take up `pos` under `settings` (same board size,
+    /// rule and settings)?
+    fn fits(&self, pos: &Pos, settings: &Settings) -> bool {
+        self.pos.n == pos.n && self.pos.rule == pos.rule && self.settings == *settings
+    }
+
+    /// Takes up a new position (see [`Searcher::fits`]), keeping the hash
+    /// tables and half of the history scores; the killers and counters
+    /// start afresh and the root's tie-break jitter follows `seed`.
+    fn renew(&mut self, pos: Pos, seed: u64) {
+        self.jitter = jitter(self.jitter.len(), seed);
+        for h in self.history.iter_mut().flatten() {
+            *h /= 2;
+        }
+        self.killers.fill([NO_MOVE; 2]);
+        self.nodes = 0;
+        self.node_limit = u64::MAX;
+        self.deadline = None;
+        self.stopped = false;
+        self.sub_limit = u64::MAX;
+        self.sub_aborted = false;
+        self.vcf_line.clear();
+        self.pos = pos;
     }
 
     #[inline]
