@@ -95,7 +95,7 @@ impl Searcher {
                 defending_node = defending;
                 // Threat quiescence (Expert): under an open three, keep
                 // searching the defences a few plies past the horizon.
-                if depth <= 0 && defending && self.settings.quiescence && depth > -2 {
+                if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
                     (ms, depth - 1)
                 } else if depth <= 0 {
                     if self.settings.leaf_vcf && !defending {

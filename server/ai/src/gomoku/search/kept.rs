@@ -24,8 +24,8 @@ use crate::gomoku::pos::Pos;
 static KEPT: Mutex<Option<Searcher>> = Mutex::new(None);
 
 /// Runs `search` on a searcher over `pos`: the kept one when it is free and
-/// was built for the same board size and rule (its tables carried over),
-/// otherwise a new one. The searcher is kept afterwards for the next move.
+/// was built for the same board size, rule and settings (its tables carried
+/// over), otherwise a new one. The searcher is kept afterwards for the next move.
 pub(crate) fn with_kept_searcher<R>(
     pos: Pos,
     settings: Settings,

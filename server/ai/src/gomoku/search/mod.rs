@@ -62,10 +62,8 @@ pub(crate) struct Settings {
     pub width: usize,
     /// Moves tried at the root.
     pub root_width: usize,
-    /// Threat quiescence: under an open three at the horizon, the
-    /// defences are searched two more plies.
-    pub quiescence: bool,
-    /// VCF for the side to move at the leaves.
+    /// At the horizon: a VCF for the side to move, and under an open three
+    /// the defences searched two more plies (threat quiescence).
     pub leaf_vcf: bool,
     /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
@@ -85,7 +83,6 @@ impl Settings {
         max_depth: 2,
         width: 8,
         root_width: 12,
-        quiescence: false,
         leaf_vcf: false,
         threat_search: false,
         late_moves: false,
@@ -105,7 +102,6 @@ impl Settings {
         max_depth: 40,
         width: 14,
         root_width: 30,
-        quiescence: true,
         leaf_vcf: true,
         threat_search: true,
         late_moves: false,
