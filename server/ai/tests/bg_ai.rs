@@ -5,6 +5,7 @@ use std::time::Duration;
 use tabula_ai::Level;
 use tabula_ai::backgammon::bearoff::{self, BearoffDb};
 use tabula_ai::backgammon::cube::{self, MatchState, Owner};
+use tabula_ai::backgammon::expert::{self, Expert};
 use tabula_ai::backgammon::nn::{Network, WeightsError};
 use tabula_ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
 use tabula_ai::rng::Rng;
@@ -77,8 +78,45 @@ fn every_level_plays_legal_moves_in_whole_games() {
     {
         play_checked_game(100 + i as u64, pair, Duration::ZERO);
     }
-    // Once with the Expert's 1-ply look-ahead on.
+    // Once with the Expert's 1-ply look-ahead on, once with its 2-ply.
     play_checked_game(7, [Level::Expert, Level::Expert], Duration::from_millis(50));
+    play_checked_game(
+        8,
+        [Level::Expert, Level::Advanced],
+        expert::TWO_PLY_MIN_BUDGET,
+    );
+}
+
+/// The look-ahead's averages over the rolls, where they are exact: after
+/// our play, our last checker is on our 1-point and the opponent's two are
+/// on its 6-point. It bears both off only with 3-3, 4-4, 5-5 or 6-6; on
+/// any other roll we finish next. No gammons either way.
+#[test]
+fn the_look_ahead_counts_the_rolls_of_a_race_to_the_end() {
+    let x = Expert::new(backgammon::expert_network().expect("embedded weights"));
+    let after = Position::from_points(&[(1, 1)], &[(19, 2)]).unwrap();
+    let one = x.value_after_1ply(&after, &mut Vec::new());
+    let two = x.value_after_2ply(&after, &mut [Vec::new(), Vec::new()]);
+    for v in [one, two] {
+        assert!((v[0] - 32.0 / 36.0).abs() < 1e-6, "{v:?}");
+        assert_eq!(v[1..], [0.0; 4]);
+    }
+}
+
+/// When the opponent cannot move on any roll (on the bar against our
+/// closed board), the 2-ply value is our own roll's look-ahead from the
+/// same position.
+#[test]
+fn the_two_ply_look_ahead_rolls_again_when_the_opponent_cannot_move() {
+    let x = Expert::new(backgammon::expert_network().expect("embedded weights"));
+    let home: Vec<(u8, u8)> = (1..=6).map(|p| (p, 2)).chain([(8, 3)]).collect();
+    let after = Position::from_points(&home, &[(0, 1), (20, 14)]).unwrap();
+    let two = x.value_after_2ply(&after, &mut [Vec::new(), Vec::new()]);
+    let again = x.probs_before_roll(&after);
+    for k in 0..5 {
+        assert!((two[k] - again[k]).abs() < 1e-5, "{two:?} vs {again:?}");
+    }
+    assert!(two[0] > 0.9, "a closed board with a checker on the bar: {two:?}");
 }
 
 /// Random positions: random walks from the start with random plays.

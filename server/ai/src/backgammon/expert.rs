@@ -7,9 +7,16 @@
 //! * **1-ply**: when the budget allows (at least [`ONE_PLY_MIN_BUDGET`]),
 //!   the best [`ONE_PLY_CANDIDATES`] plays within [`ONE_PLY_WINDOW`] equity
 //!   of the 0-ply best are re-scored by averaging, over the opponent's 21
-//!   rolls, the value after the opponent's best 0-ply reply. The decision to
-//!   look ahead depends on the budget only, so a decision is reproducible;
-//!   the clock is checked only as a safety stop.
+//!   rolls, the value after the opponent's best 0-ply reply.
+//! * **2-ply**: when the budget allows (at least [`TWO_PLY_MIN_BUDGET`],
+//!   the server's default 1 s does), the best [`TWO_PLY_CANDIDATES`] plays
+//!   at 1-ply within [`TWO_PLY_WINDOW`] of the 1-ply best are re-scored once
+//!   more: for each of the opponent's 21 rolls its best reply is found at
+//!   0-ply (as at 1-ply) and valued at 1-ply, our 21 rolls after it. This is
+//!   gnubg's move filter and its 2-ply evaluation; the 2-ply value decides.
+//!
+//! The decision to look ahead depends on the budget only, so a decision is
+//! reproducible; the clock is checked only as a safety stop.
 
 use std::time::{Duration, Instant};
 
@@ -26,6 +33,13 @@ pub const ONE_PLY_CANDIDATES: usize = 8;
 pub const ONE_PLY_WINDOW: f32 = 0.2;
 /// Smallest budget for which the 1-ply look-ahead is used.
 pub const ONE_PLY_MIN_BUDGET: Duration = Duration::from_millis(20);
+/// Plays re-scored at 2-ply.
+pub const TWO_PLY_CANDIDATES: usize = 4;
+/// Only plays within this much 1-ply equity of the 1-ply best are re-scored
+/// at 2-ply.
+pub const TWO_PLY_WINDOW: f32 = 0.1;
+/// Smallest budget for which the 2-ply look-ahead is used.
+pub const TWO_PLY_MIN_BUDGET: Duration = Duration::from_millis(250);
 
 /// The Expert evaluator.
 #[derive(Clone, Copy)]
@@ -130,8 +144,36 @@ impl<'a> Expert<'a> {
         acc.map(|a| a / 36.0)
     }
 
-    /// Index of the best of `candidates` (0-ply, plus 1-ply if the budget
-    /// allows).
+    /// 2-ply value of `after` for its mover: over the opponent's 21 rolls,
+    /// its best 0-ply reply valued at 1-ply (our 21 rolls after it).
+    pub fn value_after_2ply(&self, after: &Position, bufs: &mut [Vec<Position>; 2]) -> Probs {
+        if let Some(t) = nn::terminal(after) {
+            return t;
+        }
+        let opp = after.switch_sides();
+        let [replies, deeper] = bufs;
+        let mut acc = [0f32; 5];
+        for (dice, w) in Dice::ALL_21 {
+            opp.legal_positions_into(dice, false, replies);
+            let reply = replies
+                .iter()
+                .map(|r| (nn::equity(&self.value_after(r)), r))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, r)| *r);
+            let mine = match reply {
+                Some(r) => nn::flip(&self.value_after_1ply(&r, deeper)),
+                // The opponent cannot move: we roll again from `after`.
+                None => self.probs_before_roll(after),
+            };
+            for k in 0..5 {
+                acc[k] += f32::from(w) * mine[k];
+            }
+        }
+        acc.map(|a| a / 36.0)
+    }
+
+    /// Index of the best of `candidates` (0-ply, then 1-ply and 2-ply on
+    /// the best few as the budget allows).
     pub fn best(&self, candidates: &[Position], budget: Duration) -> usize {
         let start = Instant::now();
         if candidates.len() <= 1 {
@@ -148,15 +190,32 @@ impl<'a> Expert<'a> {
         }
         let top = ranked[0].1;
         let mut buf = Vec::with_capacity(64);
-        let mut best = (ranked[0].0, f32::NEG_INFINITY);
+        let mut one_ply: Vec<(usize, f32)> = Vec::with_capacity(ONE_PLY_CANDIDATES);
         for &(i, e0) in ranked.iter().take(ONE_PLY_CANDIDATES) {
             if e0 < top - ONE_PLY_WINDOW {
+                break;
+            }
+            if !one_ply.is_empty() && start.elapsed() > budget / 2 {
+                break;
+            }
+            let e = nn::equity(&self.value_after_1ply(&candidates[i], &mut buf));
+            one_ply.push((i, e));
+        }
+        one_ply.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        if budget < TWO_PLY_MIN_BUDGET || one_ply.len() == 1 {
+            return one_ply[0].0;
+        }
+        let top = one_ply[0].1;
+        let mut bufs = [Vec::with_capacity(64), Vec::with_capacity(64)];
+        let mut best = (one_ply[0].0, f32::NEG_INFINITY);
+        for &(i, e1) in one_ply.iter().take(TWO_PLY_CANDIDATES) {
+            if e1 < top - TWO_PLY_WINDOW {
                 break;
             }
             if best.1.is_finite() && start.elapsed() > budget / 2 {
                 break;
             }
-            let e = nn::equity(&self.value_after_1ply(&candidates[i], &mut buf));
+            let e = nn::equity(&self.value_after_2ply(&candidates[i], &mut bufs));
             if e > best.1 {
                 best = (i, e);
             }
