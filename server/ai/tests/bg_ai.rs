@@ -116,7 +116,10 @@ fn the_two_ply_look_ahead_rolls_again_when_the_opponent_cannot_move() {
     for k in 0..5 {
         assert!((two[k] - again[k]).abs() < 1e-5, "{two:?} vs {again:?}");
     }
-    assert!(two[0] > 0.9, "a closed board with a checker on the bar: {two:?}");
+    assert!(
+        two[0] > 0.9,
+        "a closed board with a checker on the bar: {two:?}"
+    );
 }
 
 /// Random positions: random walks from the start with random plays.

@@ -292,13 +292,6 @@ impl Network {
         self.hidden
     }
 
-    /// The weights, for a trainer to change in place: input→hidden
-    /// (`[i * hidden + j]`) and hidden→output (`[o * (hidden + 1) + j]`,
-    /// `j == hidden` being the bias), as in the weights file.
-    pub fn weights_mut(&mut self) -> (&mut [f32], &mut [f32]) {
-        (&mut self.w1, &mut self.w2)
-    }
-
     /// Forward pass on encoded inputs.
     pub fn forward(&self, inp: &Inputs) -> Activations {
         let hn = self.hidden;
@@ -331,6 +324,57 @@ impl Network {
             act.out[o] = sigmoid(z);
         }
         act
+    }
+
+    /// One gradient step of the squared error: moves the outputs of the
+    /// forward pass `act` on `inp` towards `act.out + err`, with learning
+    /// rate `alpha` (back-propagation through the sigmoids).
+    pub fn step(&mut self, inp: &Inputs, act: &Activations, err: &Probs, alpha: f32) {
+        let hn = self.hidden;
+        let h = &act.h;
+        let mut gz = [0f32; N_OUT];
+        for o in 0..N_OUT {
+            let y = act.out[o];
+            gz[o] = alpha * err[o] * y * (1.0 - y);
+        }
+        let mut gh = [0f32; MAX_HIDDEN];
+        for o in 0..N_OUT {
+            let row = &mut self.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
+            for j in 0..hn {
+                gh[j] += gz[o] * row[j];
+                row[j] += gz[o] * h[j];
+            }
+            row[hn] += gz[o];
+        }
+        for j in 0..hn {
+            gh[j] *= h[j] * (1.0 - h[j]);
+        }
+        for (i, v) in inp.iter() {
+            let row = &mut self.w1[i * hn..(i + 1) * hn];
+            for (w, g) in row.iter_mut().zip(&gh[..hn]) {
+                *w += v * g;
+            }
+        }
+    }
+
+    /// This network with `hidden` hidden units: the first ones are this
+    /// network's, the others start with small random input weights (from
+    /// `seed`) and no weight to the outputs, so the function is unchanged.
+    pub fn widened(&self, hidden: usize, seed: u64) -> Network {
+        let hidden = hidden.clamp(self.hidden, MAX_HIDDEN);
+        let mut wide = Network::random(hidden, seed);
+        let (hn, wn) = (self.hidden, hidden);
+        for i in 0..N_INPUTS {
+            wide.w1[i * wn..i * wn + hn].copy_from_slice(&self.w1[i * hn..(i + 1) * hn]);
+        }
+        for o in 0..N_OUT {
+            let row = &mut wide.w2[o * (wn + 1)..(o + 1) * (wn + 1)];
+            row.fill(0.0);
+            row[..hn].copy_from_slice(&self.w2[o * (hn + 1)..o * (hn + 1) + hn]);
+            row[wn] = self.w2[o * (hn + 1) + hn];
+        }
+        wide.games = self.games;
+        wide
     }
 
     /// Raw outputs for the side on roll of `pos` (not for finished games).

@@ -3,9 +3,13 @@
 //! * `bg-train td --checkpoint CKPT --best BEST [--resume] ...`: TD(λ)
 //!   self-play for the Expert network, seeded and resumable; prints games,
 //!   games/s and a periodic duplicate benchmark vs pubeval.
+//! * `bg-train distill --data DATA --out OUT --positions N --ply 2 ...`:
+//!   supervised training of the Expert network on its own 1-ply or 2-ply
+//!   look-ahead (labels appended to DATA as they are made, so a run resumes).
 //! * `bg-train heuristic --seed S --games 3000 --iters N`: the seed article's
 //!   trainer for the Beginner heuristic's constants.
 
+mod distill;
 mod heuristic;
 mod td;
 
@@ -13,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use tabula_ai::backgammon::expert::Expert;
 use tabula_ai::backgammon::nn::Network;
 use tabula_ai::backgammon::play::{Pubeval, duplicate_match};
 use tabula_ai::rng::mix_seed;
@@ -64,6 +69,39 @@ enum Cmd {
         #[arg(long, default_value_t = 250)]
         bench_pairs: u64,
     },
+    /// Supervised training on the teacher's look-ahead.
+    Distill {
+        /// Teacher weights (default: the embedded Expert network).
+        #[arg(long)]
+        teacher: Option<PathBuf>,
+        /// Labelled samples, appended as they are made and reused.
+        #[arg(long, default_value = "bg-distill.txt")]
+        data: PathBuf,
+        /// The trained student.
+        #[arg(long, default_value = "bg-distill.bin")]
+        out: PathBuf,
+        /// Self-play positions to label.
+        #[arg(long, default_value_t = 100_000)]
+        positions: usize,
+        /// Look-ahead of the labels (1 or 2).
+        #[arg(long, default_value_t = 2)]
+        ply: u8,
+        /// Labelling threads.
+        #[arg(long, default_value_t = 2)]
+        threads: usize,
+        /// Hidden units of the student (at least the teacher's).
+        #[arg(long, default_value_t = 128)]
+        hidden: usize,
+        /// Passes over the training samples.
+        #[arg(long, default_value_t = 20)]
+        epochs: usize,
+        /// Starting learning rate.
+        #[arg(long, default_value_t = 0.02)]
+        alpha: f32,
+        /// Seed of the self-play, the new units and the shuffles.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// The seed article's hill-climbing trainer for the heuristic constants.
     Heuristic {
         /// Seed.
@@ -107,7 +145,104 @@ fn main() {
             bench_pairs,
         }),
         Cmd::Heuristic { seed, games, iters } => heuristic(seed, games, iters),
+        Cmd::Distill {
+            teacher,
+            data,
+            out,
+            positions,
+            ply,
+            threads,
+            hidden,
+            epochs,
+            alpha,
+            seed,
+        } => distill(DistillArgs {
+            teacher,
+            data,
+            out,
+            positions,
+            ply: ply.clamp(1, 2),
+            threads: threads.max(1),
+            hidden,
+            epochs,
+            alpha,
+            seed,
+        }),
     }
+}
+
+struct DistillArgs {
+    teacher: Option<PathBuf>,
+    data: PathBuf,
+    out: PathBuf,
+    positions: usize,
+    ply: u8,
+    threads: usize,
+    hidden: usize,
+    epochs: usize,
+    alpha: f32,
+    seed: u64,
+}
+
+fn distill(a: DistillArgs) {
+    let fail = |what: String| -> ! {
+        eprintln!("error: {what}");
+        std::process::exit(1);
+    };
+    let loaded;
+    let teacher_net: &Network = match &a.teacher {
+        Some(p) => {
+            loaded = Network::load(p).unwrap_or_else(|e| fail(e.to_string()));
+            &loaded
+        }
+        None => tabula_ai::backgammon::expert_network().unwrap_or_else(|e| fail(e.to_string())),
+    };
+    let teacher = Expert::new(teacher_net);
+    let start = Instant::now();
+    let positions = distill::positions(&teacher, a.positions, a.seed);
+    eprintln!(
+        "{} self-play positions ({:.0} s)",
+        positions.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let samples = distill::label_all(&teacher, &positions, a.ply, a.threads, &a.data)
+        .unwrap_or_else(|e| fail(format!("{}: {e}", a.data.display())));
+    let encoded: Vec<_> = samples
+        .iter()
+        .map(|(p, v)| (tabula_ai::backgammon::nn::encode(p), *v))
+        .collect();
+    // Every twentieth sample is held out to choose the epoch.
+    let (mut train, mut valid) = (Vec::new(), Vec::new());
+    for (i, s) in encoded.into_iter().enumerate() {
+        if i % 20 == 19 {
+            valid.push(s);
+        } else {
+            train.push(s);
+        }
+    }
+    let student = teacher_net.widened(a.hidden, a.seed);
+    let net = distill::train(
+        student,
+        &train,
+        &valid,
+        a.epochs,
+        a.alpha,
+        a.seed,
+        &mut |epoch, t, v| {
+            println!(
+                "epoch {epoch}: equity MSE train {:.5} valid {:.5} | outputs train {:.5} valid {:.5} ({:.0} s)",
+                t.equity,
+                v.equity,
+                t.outputs,
+                v.outputs,
+                start.elapsed().as_secs_f64()
+            );
+        },
+    );
+    if let Err(e) = net.save(&a.out) {
+        fail(format!("{}: {e}", a.out.display()));
+    }
+    println!("saved {} ({} hidden units)", a.out.display(), net.hidden());
 }
 
 struct TdArgs {

@@ -5,8 +5,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use tabula_ai::backgammon::nn::{
-    Activations, Inputs, MAX_HIDDEN, N_OUT, Network, Probs, encode, equity, flip, terminal,
-    value_after,
+    Activations, Inputs, N_OUT, Network, Probs, encode, equity, flip, terminal, value_after,
 };
 use tabula_ai::backgammon::play::Chooser;
 use tabula_ai::rng::Rng;
@@ -138,33 +137,7 @@ impl TdTrainer {
         a_on_roll: bool,
         alpha: f32,
     ) {
-        let err = Self::output_errors(delta, a_on_roll);
-        let hn = net.hidden();
-        let (w1, w2) = net.weights_mut();
-        let h = act.hidden();
-        let mut gz = [0f32; N_OUT];
-        for o in 0..N_OUT {
-            let y = act.out[o];
-            gz[o] = alpha * err[o] * y * (1.0 - y);
-        }
-        let mut gh = [0f32; MAX_HIDDEN];
-        for o in 0..N_OUT {
-            let row = &mut w2[o * (hn + 1)..(o + 1) * (hn + 1)];
-            for j in 0..hn {
-                gh[j] += gz[o] * row[j];
-                row[j] += gz[o] * h[j];
-            }
-            row[hn] += gz[o];
-        }
-        for j in 0..hn {
-            gh[j] *= h[j] * (1.0 - h[j]);
-        }
-        for (i, v) in inp.iter() {
-            let row = &mut w1[i * hn..(i + 1) * hn];
-            for (w, g) in row.iter_mut().zip(&gh[..hn]) {
-                *w += v * g;
-            }
-        }
+        net.step(inp, act, &Self::output_errors(delta, a_on_roll), alpha);
     }
 }
 
