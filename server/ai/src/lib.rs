@@ -6,7 +6,7 @@
 //!   Intermediate (shallow alpha-beta), Advanced and Expert (threat search,
 //!   the Advanced on a node budget).
 //! - [`backgammon`]: a TD-trained network whose weights are compiled in
-//!   from `data/bg-expert-v1.bin`: the Expert looks 1-ply ahead, the
+//!   from `data/bg-expert-v1.bin`: the Expert looks 2-ply ahead, the
 //!   Advanced plays it at 0-ply, and the three levels below add evaluation
 //!   noise.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.

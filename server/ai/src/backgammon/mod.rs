@@ -2,7 +2,8 @@
 //!
 //! * **Expert** ([`expert`]): a neural network trained by TD(λ) self-play
 //!   ([`nn`], `bg-train td`), 0-ply plus a 1-ply look-ahead over the best
-//!   few plays when the budget allows, a one-sided bear-off database
+//!   few plays and a 2-ply one over the best of those when the budget
+//!   allows (the server's 1 s does), a one-sided bear-off database
 //!   ([`bearoff`]) in home-board races, and cube decisions from its
 //!   probabilities before the roll (averaged over the 21 rolls of its best
 //!   0-ply play; [`cube`]: Janowski cubeful equity for money, the Kazaross
@@ -37,6 +38,7 @@
 //! Nothing here panics on any position reachable through the rules' API.
 
 pub mod bearoff;
+pub mod blockade;
 pub mod cube;
 pub mod expert;
 pub mod heuristic;

@@ -11,7 +11,11 @@
 //! `n >= 3`, `(n - 3) / 2` (Tesauro). Then per side: bar / 2, off / 15, pip
 //! count / 167, longest prime / 6, home-board points made / 6, and the number
 //! of rolls (of 36) that hit one of the other side's blots (a simplified
-//! shot count). Last, a race flag and a constant bias unit.
+//! shot count). Then a race flag and a constant bias unit: the first
+//! [`BASE_INPUTS`], all a network of the first version sees. Last, per side,
+//! four of gnubg's hand-crafted contact features ([`blockade`]): the escapes
+//! of its rearmost checker, how well the other side contains it, its back
+//! anchor, and the pips it must move to break contact.
 //!
 //! **Weights file** (little endian): magic `TBLBGNN\0`, version `u32` (1),
 //! inputs, hidden, outputs (`u32` each), games trained (`u64`), then `f32`
@@ -27,16 +31,21 @@ use std::path::Path;
 
 use tabula_shared::backgammon::Position;
 
+use super::blockade;
+
 /// Number of network outputs.
 pub const N_OUT: usize = 5;
 /// Five cumulative probabilities for the side on roll: win, gammon win,
 /// backgammon win, gammon loss, backgammon loss.
 pub type Probs = [f32; N_OUT];
 /// Number of input units (including the constant bias unit).
-pub const N_INPUTS: usize = 206;
+pub const N_INPUTS: usize = 214;
+/// Input units of a network without the contact features (the first
+/// version): it reads the first `BASE_INPUTS` units only.
+pub const BASE_INPUTS: usize = 206;
 /// Largest hidden layer the evaluator supports.
 pub const MAX_HIDDEN: usize = 256;
-const BIAS_INPUT: usize = N_INPUTS - 1;
+const BIAS_INPUT: usize = BASE_INPUTS - 1;
 const MAGIC: &[u8; 8] = b"TBLBGNN\0";
 const VERSION: u32 = 1;
 const HEADER: usize = 8 + 4 * 4 + 8;
@@ -225,6 +234,16 @@ pub fn encode(pos: &Position) -> Inputs {
     inp.push(203, shots(&pos.switch_sides()) as f32 / 36.0);
     inp.push(204, if pos.is_race() { 1.0 } else { 0.0 });
     inp.push(BIAS_INPUT, 1.0);
+    if !pos.is_race() {
+        for (s, (me, them)) in [(&x, &o), (&o, &x)].into_iter().enumerate() {
+            let f = blockade::features(me, them);
+            let base = BASE_INPUTS + 4 * s;
+            inp.push(base, f.back_escapes);
+            inp.push(base + 1, f.contained);
+            inp.push(base + 2, f.back_anchor);
+            inp.push(base + 3, f.to_break_contact);
+        }
+    }
     inp
 }
 
@@ -236,6 +255,8 @@ fn sigmoid(z: f32) -> f32 {
 /// The network: `N_INPUTS` → `hidden` sigmoid units → 5 sigmoid outputs.
 #[derive(Clone)]
 pub struct Network {
+    /// Input units read: [`BASE_INPUTS`] or [`N_INPUTS`].
+    inputs: usize,
     hidden: usize,
     /// Input→hidden weights, `w1[i * hidden + j]`.
     w1: Vec<f32>,
@@ -249,6 +270,7 @@ pub struct Network {
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
+            .field("inputs", &self.inputs)
             .field("hidden", &self.hidden)
             .field("games", &self.games)
             .finish()
@@ -280,11 +302,17 @@ impl Network {
         let w1 = (0..N_INPUTS * hidden).map(|_| r(0.1)).collect();
         let w2 = (0..N_OUT * (hidden + 1)).map(|_| r(0.1)).collect();
         Network {
+            inputs: N_INPUTS,
             hidden,
             w1,
             w2,
             games: 0,
         }
+    }
+
+    /// Input units read.
+    pub fn inputs(&self) -> usize {
+        self.inputs
     }
 
     /// Hidden units.
@@ -301,6 +329,9 @@ impl Network {
         };
         let h = &mut act.h[..hn];
         for (i, v) in inp.iter() {
+            if i >= self.inputs {
+                continue;
+            }
             let row = &self.w1[i * hn..(i + 1) * hn];
             if v == 1.0 {
                 for (a, w) in h.iter_mut().zip(row) {
@@ -350,6 +381,9 @@ impl Network {
             gh[j] *= h[j] * (1.0 - h[j]);
         }
         for (i, v) in inp.iter() {
+            if i >= self.inputs {
+                continue;
+            }
             let row = &mut self.w1[i * hn..(i + 1) * hn];
             for (w, g) in row.iter_mut().zip(&gh[..hn]) {
                 *w += v * g;
@@ -357,14 +391,19 @@ impl Network {
         }
     }
 
-    /// This network with `hidden` hidden units: the first ones are this
-    /// network's, the others start with small random input weights (from
-    /// `seed`) and no weight to the outputs, so the function is unchanged.
+    /// This network reading every input, with `hidden` hidden units: the
+    /// first ones are this network's, the others start with small random
+    /// input weights (from `seed`) and no weight to the outputs, and the
+    /// inputs it did not read start with no weight, so the function is
+    /// unchanged.
     pub fn widened(&self, hidden: usize, seed: u64) -> Network {
         let hidden = hidden.clamp(self.hidden, MAX_HIDDEN);
         let mut wide = Network::random(hidden, seed);
         let (hn, wn) = (self.hidden, hidden);
-        for i in 0..N_INPUTS {
+        for i in self.inputs..N_INPUTS {
+            wide.w1[i * wn..i * wn + hn].fill(0.0);
+        }
+        for i in 0..self.inputs {
             wide.w1[i * wn..i * wn + hn].copy_from_slice(&self.w1[i * hn..(i + 1) * hn]);
         }
         for o in 0..N_OUT {
@@ -387,7 +426,7 @@ impl Network {
         let mut b = Vec::with_capacity(HEADER + 4 * (self.w1.len() + self.w2.len()) + 8);
         b.extend_from_slice(MAGIC);
         b.extend_from_slice(&VERSION.to_le_bytes());
-        b.extend_from_slice(&(N_INPUTS as u32).to_le_bytes());
+        b.extend_from_slice(&(self.inputs as u32).to_le_bytes());
         b.extend_from_slice(&(self.hidden as u32).to_le_bytes());
         b.extend_from_slice(&(N_OUT as u32).to_le_bytes());
         b.extend_from_slice(&self.games.to_le_bytes());
@@ -415,8 +454,9 @@ impl Network {
         }
         let (inputs, hidden, outputs) = (u32_at(12), u32_at(16), u32_at(20));
         let h = hidden as usize;
-        let n_w = (N_INPUTS * h) + N_OUT * (h + 1);
-        if inputs as usize != N_INPUTS
+        let n_in = inputs as usize;
+        let n_w = (n_in * h) + N_OUT * (h + 1);
+        if (n_in != N_INPUTS && n_in != BASE_INPUTS)
             || outputs as usize != N_OUT
             || h == 0
             || h > MAX_HIDDEN
@@ -445,8 +485,9 @@ impl Network {
             }
             ws.push(w);
         }
-        let w2 = ws.split_off(N_INPUTS * h);
+        let w2 = ws.split_off(n_in * h);
         Ok(Network {
+            inputs: n_in,
             hidden: h,
             w1: ws,
             w2,

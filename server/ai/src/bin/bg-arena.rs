@@ -6,7 +6,7 @@
 //! `bg-arena --speed 500` times the Expert's decisions.
 //! Players: the levels `beginner`, `casual`, `intermediate`, `advanced`
 //! (0-ply, also `expert0`) and `expert` (with `--budget-ms`, 1-ply from
-//! 20 ms); `heuristic` and `heuristic1ply` (the seed article's evaluator,
+//! 20 ms, 2-ply from 250 ms); `heuristic` and `heuristic1ply` (the seed article's evaluator,
 //! the first version's Beginner and Intermediate); `pubeval`.
 
 use std::path::PathBuf;

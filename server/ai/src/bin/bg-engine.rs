@@ -4,7 +4,9 @@
 //! chosen play (mover's side, not switched); exits on EOF.
 //!
 //! `bg-engine --level beginner|intermediate|expert [--budget-ms 1000]
-//! [--weights FILE]` (default weights: the ones compiled into the server).
+//! [--weights FILE]` (default weights: the ones compiled into the server;
+//! other weights are played by the Expert only, at 0-ply with
+//! `--budget-ms 0`).
 
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -30,7 +32,8 @@ struct Cli {
     /// Strength.
     #[arg(long, value_enum, default_value = "expert")]
     level: Lvl,
-    /// Time budget per move in milliseconds (Expert: 1-ply from 20 ms).
+    /// Time budget per move in milliseconds (Expert: 1-ply from 20 ms,
+    /// 2-ply from 250 ms).
     #[arg(long, default_value_t = 1000)]
     budget_ms: u64,
     /// Expert weights file instead of the compiled-in ones.

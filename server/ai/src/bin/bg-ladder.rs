@@ -35,7 +35,7 @@ struct Cli {
     #[arg(long, default_value_t = 1000)]
     seed: u64,
     /// The AIs' budget per decision, in milliseconds (the server's default
-    /// is 1000; the Expert looks 1-ply ahead from 20).
+    /// is 1000; the Expert looks 1-ply ahead from 20, 2-ply from 250).
     #[arg(long, default_value_t = 1000)]
     budget_ms: u64,
     /// Levels to judge.

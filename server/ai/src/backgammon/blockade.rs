@@ -1,0 +1,116 @@
+//! Contact features of one side's checkers against the other's points, in
+//! the manner of gnubg's hand-crafted network inputs (its `Escapes`,
+//! `I_CONTAIN`, `I_BACK_ANCHOR` and `I_BREAK_CONTACT`): what a raw point
+//! encoding makes a small network learn slowly, given to it directly.
+//!
+//! Both sides are given in their own numbering: `c[k]` checkers on the
+//! side's point `k` (1..=24), `c[25]` on the bar; the other side's point
+//! `j` is this side's point `25 - j`.
+
+/// One side's contact features, each in 0..=1.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Features {
+    /// Rolls (of 36) with which the side's rearmost checker can move the
+    /// whole roll onto an open point ([`escapes`]), over 36.
+    pub back_escapes: f32,
+    /// How well the other side's points hold a checker of this side in
+    /// the other side's home and outer board: 1 minus the fewest escapes
+    /// from any of this side's points 15..=24, over 36.
+    pub contained: f32,
+    /// The side's rearmost point with two or more checkers, over 24 (0 for
+    /// none).
+    pub back_anchor: f32,
+    /// Pips this side must move to bring every checker past the other
+    /// side's rearmost one, over 167.
+    pub to_break_contact: f32,
+}
+
+/// Whether the other side (`them`) holds this side's point `k`.
+fn held(them: &[u8; 26], k: i32) -> bool {
+    (1..=24).contains(&k) && them[(25 - k) as usize] >= 2
+}
+
+/// Rolls (of 36) with which a checker on this side's point `from` can move
+/// the whole roll onto an open point: for `a-b`, the landing point `a + b`
+/// away open and one of the points `a` or `b` away open; for doubles, the
+/// points `a` and `2a` away open (gnubg's escape count). Points past the
+/// side's 1-point are open.
+pub fn escapes(them: &[u8; 26], from: i32) -> u32 {
+    let mut n = 0;
+    for a in 1..=6 {
+        for b in 1..=a {
+            let lands = !held(them, from - a - b);
+            let passes = !held(them, from - a) || !held(them, from - b);
+            if lands && passes {
+                n += if a == b { 1 } else { 2 };
+            }
+        }
+    }
+    n
+}
+
+/// The contact features of `me` against `them`.
+pub fn features(me: &[u8; 26], them: &[u8; 26]) -> Features {
+    let rearmost = (1..=25).rev().find(|&k| me[k] > 0).unwrap_or(0) as i32;
+    let fewest = (15..=24).map(|k| escapes(them, k)).min().unwrap_or(36);
+    let anchor = (1..=24).rev().find(|&k| me[k] >= 2).unwrap_or(0);
+    // The other side's rearmost checker, on this side's point 25 - j.
+    let their_back = (1..=25).rev().find(|&j| them[j] > 0).unwrap_or(0);
+    let front = 25 - their_back as i32;
+    let to_break: i32 = (1..=25)
+        .filter(|&k| k as i32 >= front)
+        .map(|k| i32::from(me[k]) * (k as i32 - front + 1))
+        .sum();
+    Features {
+        back_escapes: escapes(them, rearmost) as f32 / 36.0,
+        contained: 1.0 - fewest as f32 / 36.0,
+        back_anchor: anchor as f32 / 24.0,
+        to_break_contact: (to_break as f32 / 167.0).min(1.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(points: &[(usize, u8)]) -> [u8; 26] {
+        let mut c = [0u8; 26];
+        for &(k, n) in points {
+            c[k] = n;
+        }
+        c
+    }
+
+    #[test]
+    fn a_checker_behind_no_points_escapes_with_every_roll() {
+        let them = side(&[(1, 15)]);
+        assert_eq!(escapes(&them, 24), 36);
+    }
+
+    #[test]
+    fn a_full_prime_holds_a_checker_behind_it() {
+        // The other side's points 1..=6 are this side's 19..=24: a checker
+        // on the bar lands on none of them, and one on 24 meets the prime.
+        let them = side(&[(1, 2), (2, 2), (3, 2), (4, 2), (5, 2), (6, 3), (8, 2)]);
+        assert_eq!(escapes(&them, 25), 0);
+        // From 24 only a roll with a 6 steps past the prime.
+        let from_24 = escapes(&them, 24);
+        assert!(from_24 < 36 && from_24 > 0, "{from_24}");
+        let me = side(&[(25, 1), (6, 14)]);
+        let f = features(&me, &them);
+        assert_eq!(f.back_escapes, 0.0);
+        assert!(f.contained >= 1.0 - from_24 as f32 / 36.0, "{f:?}");
+    }
+
+    #[test]
+    fn the_back_anchor_and_the_pips_to_break_contact() {
+        // This side: two on its 20-point (an anchor), thirteen on its 6.
+        // The other side's rearmost checker is on its 13-point, this side's
+        // 12: the anchor must move 20 - 12 + 1 = 9 pips each.
+        let me = side(&[(20, 2), (6, 13)]);
+        let them = side(&[(13, 5), (6, 10)]);
+        let f = features(&me, &them);
+        assert_eq!(f.back_anchor, 20.0 / 24.0);
+        assert_eq!(f.to_break_contact, 18.0 / 167.0);
+    }
+}
