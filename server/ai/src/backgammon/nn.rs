@@ -197,6 +197,12 @@ pub fn shots(pos: &Position) -> u32 {
 
 /// Encodes `pos` (side on roll = mover) as sparse network inputs.
 pub fn encode(pos: &Position) -> Inputs {
+    encode_first(pos, N_INPUTS)
+}
+
+/// The first `inputs` units of [`encode`] (the contact features cost time
+/// a network that does not read them need not spend).
+fn encode_first(pos: &Position, inputs: usize) -> Inputs {
     let mut inp = Inputs::new();
     let (x, o) = side_counts(pos);
     for (s, c) in [&x, &o].into_iter().enumerate() {
@@ -234,7 +240,7 @@ pub fn encode(pos: &Position) -> Inputs {
     inp.push(203, shots(&pos.switch_sides()) as f32 / 36.0);
     inp.push(204, if pos.is_race() { 1.0 } else { 0.0 });
     inp.push(BIAS_INPUT, 1.0);
-    if !pos.is_race() {
+    if inputs > BASE_INPUTS && !pos.is_race() {
         for (s, (me, them)) in [(&x, &o), (&o, &x)].into_iter().enumerate() {
             let f = blockade::features(me, them);
             let base = BASE_INPUTS + 4 * s;
@@ -418,7 +424,7 @@ impl Network {
 
     /// Raw outputs for the side on roll of `pos` (not for finished games).
     pub fn eval(&self, pos: &Position) -> Probs {
-        self.forward(&encode(pos)).out
+        self.forward(&encode_first(pos, self.inputs)).out
     }
 
     /// Serialises to the versioned weights format (see the module docs).
