@@ -29,7 +29,11 @@ fn rate(set: &std::path::Path, level: &str) -> f64 {
     let text = String::from_utf8(out.stdout).unwrap();
     eprintln!("{level}: {text}");
     let all = text.split("all ").nth(1).expect("an 'all' figure");
-    all.split_whitespace().next().unwrap().parse().expect("a number")
+    all.split_whitespace()
+        .next()
+        .unwrap()
+        .parse()
+        .expect("a number")
 }
 
 #[test]
@@ -71,7 +75,10 @@ fn gnubgs_decision_set_matches_our_moves_and_ranks_the_levels() {
             .map(|p| p["id"].as_str().unwrap().to_owned())
             .collect();
         assert_eq!(ours, theirs, "the legal plays of {} with {dice}", d["id"]);
-        let equities: Vec<f64> = plays.iter().map(|p| p["equity"].as_f64().unwrap()).collect();
+        let equities: Vec<f64> = plays
+            .iter()
+            .map(|p| p["equity"].as_f64().unwrap())
+            .collect();
         assert!(
             equities.windows(2).all(|w| w[0] >= w[1]),
             "plays best first"
