@@ -11,9 +11,10 @@ use tabula_shared::backgammon::{Dice, Position};
 
 const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools");
 
-fn gnubg_path() -> String {
-    std::env::var("TABULA_GNUBG").unwrap_or_else(|_| "/usr/games/gnubg".into())
-}
+// For gnubg's path, shared with the analysis test and bg-ladder.
+#[allow(dead_code)]
+#[path = "../tools/gnubg_judge.rs"]
+mod gnubg_judge;
 
 /// The mean error in mp that `rate_plays.py` prints for `level`.
 fn rate(set: &std::path::Path, level: &str) -> f64 {
@@ -40,7 +41,7 @@ fn rate(set: &std::path::Path, level: &str) -> f64 {
 fn gnubgs_decision_set_matches_our_moves_and_ranks_the_levels() {
     let dir = tempfile::tempdir().unwrap();
     let set = dir.path().join("decisions.jsonl");
-    let status = Command::new(gnubg_path())
+    let status = Command::new(gnubg_judge::gnubg_path())
         .args(["-t", "-q", "-p", &format!("{TOOLS}/decisions.py")])
         .env("TABULA_OUT", &set)
         .env("TABULA_DECISIONS", "40")
