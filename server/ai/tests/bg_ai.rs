@@ -6,7 +6,7 @@ use tabula_ai::Level;
 use tabula_ai::backgammon::bearoff::{self, BearoffDb};
 use tabula_ai::backgammon::cube::{self, MatchState, Owner};
 use tabula_ai::backgammon::expert::{self, Expert};
-use tabula_ai::backgammon::nn::{Network, WeightsError};
+use tabula_ai::backgammon::nn::{self, Network, WeightsError};
 use tabula_ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
 use tabula_ai::rng::Rng;
 use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Position, Side};
@@ -260,6 +260,25 @@ fn embedded_weights_load() {
     let net = backgammon::expert_network().expect("embedded weights are valid");
     let p = net.eval(&Position::START);
     assert!(p.iter().all(|v| (0.0..=1.0).contains(v)));
+}
+
+/// A network widened to read the contact features (as `bg-train distill`
+/// makes them) evaluates as the one it came from, and its file, with 214
+/// inputs, loads back to the same network.
+#[test]
+fn a_widened_network_keeps_its_function_and_its_file_round_trips() {
+    let net = backgammon::expert_network().expect("embedded weights are valid");
+    assert_eq!(net.inputs(), nn::BASE_INPUTS);
+    let wide = net.widened(96, 7);
+    assert_eq!((wide.inputs(), wide.hidden()), (nn::N_INPUTS, 96));
+    let back = Network::from_bytes(&wide.to_bytes()).expect("a 214-input file loads");
+    for pos in random_positions(40, 3) {
+        let (a, b, c) = (net.eval(&pos), wide.eval(&pos), back.eval(&pos));
+        for k in 0..5 {
+            assert!((a[k] - b[k]).abs() < 1e-5, "{a:?} vs {b:?}");
+        }
+        assert_eq!(b, c);
+    }
 }
 
 #[test]

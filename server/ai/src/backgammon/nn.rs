@@ -258,7 +258,8 @@ fn sigmoid(z: f32) -> f32 {
     1.0 / (1.0 + (-z.clamp(-40.0, 40.0)).exp())
 }
 
-/// The network: `N_INPUTS` → `hidden` sigmoid units → 5 sigmoid outputs.
+/// The network: its inputs (the first [`BASE_INPUTS`] or all [`N_INPUTS`])
+/// → `hidden` sigmoid units → 5 sigmoid outputs.
 #[derive(Clone)]
 pub struct Network {
     /// Input units read: [`BASE_INPUTS`] or [`N_INPUTS`].
