@@ -50,12 +50,20 @@ enum Cmd {
         /// Hidden units (fresh networks only).
         #[arg(long, default_value_t = 80)]
         hidden: usize,
+        /// Start from these weights instead of a random network (when not
+        /// resuming), widened to `--hidden` units and every input.
+        #[arg(long)]
+        start: Option<PathBuf>,
         /// Learning rate.
         #[arg(long, default_value_t = 0.1)]
         alpha: f32,
         /// Trace decay λ.
         #[arg(long, default_value_t = 0.7)]
         lambda: f32,
+        /// Open each game with up to this many random plies, not learned
+        /// from (0: every game from the starting position).
+        #[arg(long, default_value_t = 0)]
+        explore_plies: u32,
         /// Stop after this many games in total.
         #[arg(long, default_value_t = 1_000_000)]
         games: u64,
@@ -125,8 +133,10 @@ fn main() {
             resume,
             seed,
             hidden,
+            start,
             alpha,
             lambda,
+            explore_plies,
             games,
             seconds,
             every,
@@ -137,8 +147,10 @@ fn main() {
             resume,
             seed,
             hidden,
+            start,
             alpha,
             lambda,
+            explore_plies,
             games,
             seconds,
             every: every.max(1),
@@ -251,8 +263,10 @@ struct TdArgs {
     resume: bool,
     seed: u64,
     hidden: usize,
+    start: Option<PathBuf>,
     alpha: f32,
     lambda: f32,
+    explore_plies: u32,
     games: u64,
     seconds: u64,
     every: u64,
@@ -268,6 +282,14 @@ fn td(a: TdArgs) {
             }
             Err(e) => {
                 eprintln!("error: {e}");
+                std::process::exit(1);
+            }
+        }
+    } else if let Some(start) = &a.start {
+        match Network::load(start) {
+            Ok(n) => n.widened(a.hidden, a.seed),
+            Err(e) => {
+                eprintln!("error: {}: {e}", start.display());
                 std::process::exit(1);
             }
         }
@@ -287,6 +309,7 @@ fn td(a: TdArgs) {
         );
     }
     let mut tr = TdTrainer::new(&net, a.alpha, a.lambda);
+    tr.explore_plies = a.explore_plies;
     let start = Instant::now();
     let mut last = Instant::now();
     let mut last_games = net.games;

@@ -24,6 +24,11 @@ pub struct TdTrainer {
     pub alpha: f32,
     /// Trace decay λ.
     pub lambda: f32,
+    /// Each game opens with a random number of plies, up to this many, of
+    /// uniformly random legal moves that are not learned from, so that
+    /// training also sees the positions (blots hit, checkers sent back,
+    /// back games) that greedy self-play rarely reaches.
+    pub explore_plies: u32,
     history: Vec<(Inputs, Activations, bool, Probs)>,
 }
 
@@ -38,6 +43,7 @@ impl TdTrainer {
         TdTrainer {
             alpha,
             lambda,
+            explore_plies: 0,
             history: Vec::with_capacity(128),
         }
     }
@@ -57,8 +63,28 @@ impl TdTrainer {
         let mut a_on_roll = true;
         let mut cands = Vec::with_capacity(64);
         let mut plies = 0;
+        let explore = if self.explore_plies > 0 {
+            rng.below(u64::from(self.explore_plies) + 1) as u32
+        } else {
+            0
+        };
         for ply in 0..5000u32 {
             plies = ply + 1;
+            if ply < explore {
+                let dice = if ply == 0 {
+                    rng.opening_dice()
+                } else {
+                    rng.dice()
+                };
+                pos.legal_positions_into(dice, false, &mut cands);
+                let next = cands[rng.below(cands.len() as u64) as usize];
+                if terminal(&next).is_some() {
+                    break;
+                }
+                pos = next.switch_sides();
+                a_on_roll = !a_on_roll;
+                continue;
+            }
             let inp = encode(&pos);
             let act = net.forward(&inp);
             let v_t = Self::fixed(&act.out, a_on_roll);
@@ -182,5 +208,40 @@ mod tests {
         let mut tr = TdTrainer::new(&net, 0.1, 0.0);
         tr.self_play_game(&mut net, 5);
         assert_ne!(net.to_bytes(), Network::random(8, 3).to_bytes());
+    }
+
+    #[test]
+    fn exploring_openings_are_not_learned_from_and_change_the_games() {
+        // A game opened by more random plies than it can last learns
+        // nothing: every position it reached was an exploration.
+        let mut net = Network::random(8, 3);
+        let mut tr = TdTrainer::new(&net, 0.1, 0.7);
+        tr.explore_plies = 100_000;
+        let mut untouched = 0;
+        for g in 0..20 {
+            let mut before = net.clone();
+            let plies = tr.self_play_game(&mut net, 2000 + g);
+            assert!(plies >= 1);
+            before.games = net.games; // the file also records the game count
+            if net.to_bytes() == before.to_bytes() {
+                untouched += 1;
+            }
+        }
+        assert!(untouched >= 18, "nearly every game is explored to its end");
+        assert_eq!(net.games, 20);
+        // A short exploration still learns, and plays another game than
+        // the greedy one from the same dice.
+        let mut greedy = Network::random(8, 3);
+        let mut tr = TdTrainer::new(&greedy, 0.1, 0.7);
+        let greedy_plies = tr.self_play_game(&mut greedy, 7);
+        let mut explored = Network::random(8, 3);
+        let mut tr = TdTrainer::new(&explored, 0.1, 0.7);
+        tr.explore_plies = 12;
+        let explored_plies = tr.self_play_game(&mut explored, 7);
+        assert_ne!(explored.to_bytes(), Network::random(8, 3).to_bytes());
+        assert_ne!(
+            (explored.to_bytes(), explored_plies),
+            (greedy.to_bytes(), greedy_plies)
+        );
     }
 }
