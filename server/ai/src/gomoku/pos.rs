@@ -71,7 +71,9 @@ pub(crate) struct Pos {
     pub w: usize,
     /// Cell contents (0 empty, 1 black, 2 white, 3 wall).
     pub cells: Vec<u8>,
-    keys: [Vec<[u16; 4]>; 2],
+    /// Line keys per cell and direction, both colours' in one word: black's
+    /// in the low 16 bits, white's in the high 16 (see [`Pos::key`]).
+    keys: Vec<[u32; 4]>,
     /// Patterns per colour, cell and direction (`DEAD` on occupied cells).
     pub pat: [Vec<[Pat; 4]>; 2],
     /// Pattern counts per colour.
@@ -119,7 +121,7 @@ impl Pos {
             n,
             w,
             cells,
-            keys: [vec![[0; 4]; len], vec![[0; 4]; len]],
+            keys: vec![[0; 4]; len],
             pat: [vec![[DEAD; 4]; len], vec![[DEAD; 4]; len]],
             count: [[0; NPAT]; 2],
             combo: [vec![combo::NONE; len], vec![combo::NONE; len]],
@@ -143,9 +145,8 @@ impl Pos {
                     for (sign, kk) in [(1i64, k), (-1i64, -k)] {
                         let j = (i as i64 + sign * i64::from(k) * off as i64) as usize;
                         if pos.cells[j] == WALL {
-                            let p = POW3[key_pos(kk)];
-                            pos.keys[0][i][d] += 2 * p;
-                            pos.keys[1][i][d] += 2 * p;
+                            let p = u32::from(POW3[key_pos(kk)]);
+                            pos.keys[i][d] += 2 * p + (2 * p << 16);
                         }
                     }
                 }
@@ -154,7 +155,7 @@ impl Pos {
         for i in pos.on_board() {
             for c in 0..2 {
                 for d in 0..4 {
-                    let p = pos.tables[c][usize::from(pos.keys[c][i][d])];
+                    let p = pos.tables[c][pos.key(c, i, d)];
                     pos.pat[c][i][d] = p;
                     pos.count[c][usize::from(p)] += 1;
                 }
@@ -224,7 +225,7 @@ impl Pos {
         self.update_lines(i, c, false);
         for cc in 0..2 {
             for d in 0..4 {
-                let p = self.tables[cc][usize::from(self.keys[cc][i][d])];
+                let p = self.tables[cc][self.key(cc, i, d)];
                 self.set_pat(cc, i, d, p);
             }
         }
@@ -261,27 +262,44 @@ impl Pos {
         }
     }
 
+    /// Colour `c`'s line key of cell `i` in direction `d`.
+    #[inline]
+    fn key(&self, c: Color, i: usize, d: usize) -> usize {
+        ((self.keys[i][d] >> (16 * c)) & 0xFFFF) as usize
+    }
+
+    /// Adds (or takes back) a stone of colour `c` at `i` in the keys of the
+    /// cells within five steps along its four lines, and re-reads the
+    /// patterns of the empty ones. A stone is digit 1 in its own colour's
+    /// key and 2 in the other's, so one add updates both keys. Beyond the
+    /// first wall a line only meets walls (the padding is five wide), whose
+    /// keys are never read.
     fn update_lines(&mut self, i: usize, c: Color, add: bool) {
+        let digits: u32 = if c == 0 { 1 + (2 << 16) } else { 2 + (1 << 16) };
         for d in 0..4 {
             let off = self.offs[d];
-            for k in 1..=5usize {
-                for fwd in [true, false] {
+            for fwd in [true, false] {
+                for k in 1..=5usize {
                     let j = if fwd { i + k * off } else { i - k * off };
+                    let cell = self.cells[j];
+                    if cell == WALL {
+                        break;
+                    }
                     // `i` is at relative position -k (seen from j) when j is ahead.
                     let rel = if fwd { -(k as i32) } else { k as i32 };
-                    let pw = POW3[key_pos(rel)];
-                    for cc in 0..2 {
-                        let digit = if cc == c { 1 } else { 2 };
-                        let key = &mut self.keys[cc][j][d];
-                        if add {
-                            *key += digit * pw;
-                        } else {
-                            *key -= digit * pw;
-                        }
-                        if self.cells[j] == EMPTY {
-                            let p = self.tables[cc][usize::from(*key)];
-                            self.set_pat(cc, j, d, p);
-                        }
+                    let delta = digits * u32::from(POW3[key_pos(rel)]);
+                    let key = &mut self.keys[j][d];
+                    if add {
+                        *key += delta;
+                    } else {
+                        *key -= delta;
+                    }
+                    if cell == EMPTY {
+                        let key = *key as usize;
+                        let p0 = self.tables[0][key & 0xFFFF];
+                        let p1 = self.tables[1][key >> 16];
+                        self.set_pat(0, j, d, p0);
+                        self.set_pat(1, j, d, p1);
                     }
                 }
             }
