@@ -1,10 +1,11 @@
 //! Supervised training of the Expert's network on its own look-ahead: the
 //! teacher (a network with the Expert's bear-off database) plays itself to
-//! collect positions, labels each with its 1-ply or 2-ply value, and a
-//! student (the teacher widened, or itself) is fitted to those values.
-//! The look-ahead is better than the network alone, so the student learns
-//! what a deeper search knows; labelled on its own self-play, it never sees
-//! the positions it is judged on elsewhere.
+//! collect positions, labels each with its 1-ply or 2-ply value or with the
+//! mean result of a rollout (whole games played on from the position by
+//! the teacher at 0-ply), and a student (the teacher widened, or itself) is
+//! fitted to those values. The look-ahead and the rollouts know more than
+//! the network alone, so the student learns what they know; labelled on its
+//! own self-play, it never sees the positions it is judged on elsewhere.
 
 use std::collections::HashSet;
 use std::fs::OpenOptions;
@@ -98,13 +99,81 @@ pub fn label(teacher: &Expert, pos: &Position, ply: u8, bufs: &mut [Vec<Position
     nn::sanitize(&acc.map(|a| a / 36.0))
 }
 
+/// How a position is labelled.
+#[derive(Clone, Copy, Debug)]
+pub enum Labels {
+    /// The teacher's 1-ply or 2-ply value ([`label`]).
+    Ply(u8),
+    /// A rollout of this many games for every 36 first rolls ([`rollout`]),
+    /// its dice from this seed and the position's index.
+    Rollout { per36: u32, seed: u64 },
+}
+
+/// The mean result for the side on roll of `pos`, before its roll, of
+/// `36 * per36` games played on by the teacher at 0-ply for both sides. The
+/// first roll is stratified (each of the 21 rolls exactly as often as its
+/// chance says), the later dice come from `seed`. A game is scored at its
+/// end, or as soon as both sides are home, where the bear-off database
+/// values it.
+pub fn rollout(
+    teacher: &Expert,
+    pos: &Position,
+    per36: u32,
+    seed: u64,
+    buf: &mut Vec<Position>,
+) -> Probs {
+    let mut rng = Rng::new(seed);
+    let mut acc = [0f64; N_OUT];
+    let mut games = 0u32;
+    for (first, weight) in Dice::ALL_21 {
+        for _ in 0..u32::from(weight) * per36 {
+            let v = rollout_game(teacher, pos, first, &mut rng, buf);
+            for k in 0..N_OUT {
+                acc[k] += f64::from(v[k]);
+            }
+            games += 1;
+        }
+    }
+    nn::sanitize(&acc.map(|a| (a / f64::from(games.max(1))) as f32))
+}
+
+/// One rollout game from `pos` with `first` as its first roll: the result
+/// for the side on roll of `pos`.
+fn rollout_game(
+    teacher: &Expert,
+    pos: &Position,
+    first: Dice,
+    rng: &mut Rng,
+    buf: &mut Vec<Position>,
+) -> Probs {
+    let mut cur = *pos;
+    let mut ours = true;
+    let mut dice = first;
+    loop {
+        cur.legal_positions_into(dice, false, buf);
+        let after = buf
+            .iter()
+            .map(|c| (nn::equity(&teacher.value_after(c)), *c))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map_or(cur, |(_, c)| c);
+        let end = nn::terminal(&after)
+            .or_else(|| bearoff::homes(&after).map(|_| teacher.value_after(&after)));
+        if let Some(v) = end {
+            return if ours { v } else { nn::flip(&v) };
+        }
+        cur = after.switch_sides();
+        ours = !ours;
+        dice = rng.dice();
+    }
+}
+
 /// Labels `positions` on `threads` threads, appending `POSID p0 .. p4`
 /// lines to `data` in blocks; the lines already there are kept, so an
 /// interrupted run resumes where it stopped. Returns every labelled sample.
 pub fn label_all(
     teacher: &Expert,
     positions: &[Position],
-    ply: u8,
+    labels: Labels,
     threads: usize,
     data: &Path,
 ) -> std::io::Result<Vec<(Position, Probs)>> {
@@ -119,12 +188,29 @@ pub fn label_all(
         let labelled: Vec<(Position, Probs)> = std::thread::scope(|s| {
             let handles: Vec<_> = block
                 .chunks(per)
-                .map(|chunk| {
+                .enumerate()
+                .map(|(c, chunk)| {
                     s.spawn(move || {
                         let mut bufs = [Vec::with_capacity(64), Vec::with_capacity(64)];
                         chunk
                             .iter()
-                            .map(|p| (*p, label(teacher, p, ply, &mut bufs)))
+                            .enumerate()
+                            .map(|(i, p)| {
+                                let v = match labels {
+                                    Labels::Ply(ply) => label(teacher, p, ply, &mut bufs),
+                                    Labels::Rollout { per36, seed } => {
+                                        let index = (from + c * per + i) as u64;
+                                        rollout(
+                                            teacher,
+                                            p,
+                                            per36,
+                                            mix_seed(seed, index),
+                                            &mut bufs[0],
+                                        )
+                                    }
+                                };
+                                (*p, v)
+                            })
                             .collect::<Vec<_>>()
                     })
                 })
@@ -149,10 +235,9 @@ pub fn label_all(
         file.flush()?;
         done.extend(labelled);
         eprintln!(
-            "labelled {}/{} at {}-ply ({:.0} s)",
+            "labelled {}/{} ({labels:?}, {:.0} s)",
             done.len(),
             positions.len(),
-            ply,
             start.elapsed().as_secs_f64()
         );
     }
@@ -254,6 +339,28 @@ pub fn train(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rollout_scores_the_games_it_plays() {
+        let teacher =
+            Expert::new(tabula_ai::backgammon::expert_network().expect("embedded weights"));
+        let mut buf = Vec::new();
+        // Our last checker comes off on any roll while the opponent has all
+        // fifteen on its midpoint: a gammon, never a backgammon.
+        let won = Position::from_points(&[(1, 1)], &[(12, 15)]).unwrap();
+        assert_eq!(
+            rollout(&teacher, &won, 1, 5, &mut buf),
+            [1.0, 1.0, 0.0, 0.0, 0.0]
+        );
+        // A real game: reproducible for a seed, changed by another, and a
+        // probability vector between the teacher's certainty and none.
+        let start = Position::START;
+        let a = rollout(&teacher, &start, 2, 5, &mut buf);
+        assert_eq!(a, rollout(&teacher, &start, 2, 5, &mut buf));
+        assert_ne!(a, rollout(&teacher, &start, 2, 6, &mut buf));
+        assert!(a[0] > 0.3 && a[0] < 0.7, "{a:?}");
+        assert!(a[1] <= a[0] && a[2] <= a[1] && a[4] <= a[3], "{a:?}");
+    }
 
     #[test]
     fn the_student_learns_the_teachers_look_ahead() {

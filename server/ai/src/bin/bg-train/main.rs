@@ -94,6 +94,10 @@ enum Cmd {
         /// Look-ahead of the labels (1 or 2).
         #[arg(long, default_value_t = 2)]
         ply: u8,
+        /// Label by rollouts instead: this many games for every 36 first
+        /// rolls (0: use `--ply`).
+        #[arg(long, default_value_t = 0)]
+        rollouts: u32,
         /// Labelling threads.
         #[arg(long, default_value_t = 2)]
         threads: usize,
@@ -163,6 +167,7 @@ fn main() {
             out,
             positions,
             ply,
+            rollouts,
             threads,
             hidden,
             epochs,
@@ -173,7 +178,14 @@ fn main() {
             data,
             out,
             positions,
-            ply: ply.clamp(1, 2),
+            labels: if rollouts > 0 {
+                distill::Labels::Rollout {
+                    per36: rollouts,
+                    seed,
+                }
+            } else {
+                distill::Labels::Ply(ply.clamp(1, 2))
+            },
             threads: threads.max(1),
             hidden,
             epochs,
@@ -188,7 +200,7 @@ struct DistillArgs {
     data: PathBuf,
     out: PathBuf,
     positions: usize,
-    ply: u8,
+    labels: distill::Labels,
     threads: usize,
     hidden: usize,
     epochs: usize,
@@ -217,7 +229,7 @@ fn distill(a: DistillArgs) {
         positions.len(),
         start.elapsed().as_secs_f64()
     );
-    let samples = distill::label_all(&teacher, &positions, a.ply, a.threads, &a.data)
+    let samples = distill::label_all(&teacher, &positions, a.labels, a.threads, &a.data)
         .unwrap_or_else(|e| fail(format!("{}: {e}", a.data.display())));
     let encoded: Vec<_> = samples
         .iter()
