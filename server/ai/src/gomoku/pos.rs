@@ -146,7 +146,7 @@ impl Pos {
                         let j = (i as i64 + sign * i64::from(k) * off as i64) as usize;
                         if pos.cells[j] == WALL {
                             let p = u32::from(POW3[key_pos(kk)]);
-                            pos.keys[i][d] += 2 * p + (2 * p << 16);
+                            pos.keys[i][d] += 2 * p + ((2 * p) << 16);
                         }
                     }
                 }

@@ -21,6 +21,13 @@
 //! once a move that does not lose is known. The measurements, and the
 //! variants not kept, are in `docs/AI.md`.
 //!
+//! # The horizon
+//! A node at the horizon reads its verdict from the pattern counts (a
+//! five or an open four to make, a five or an open three to answer)
+//! instead of generating its moves, unless it needs them: a five to
+//! block, or a threat to answer in the quiescence. Renju nodes, where
+//! forbidden points change what the counts mean, always generate.
+//!
 //! Iterations start while the previous one's time still fits before the
 //! deadline; an unfinished iteration counts a root move that beat the
 //! best so far.
@@ -39,7 +46,10 @@ use super::table::{
     EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, bits_within,
 };
 use super::{Budget, Node, Searcher, Thought, VCF_WIN, WIN, WIN_THRESHOLD};
+use crate::gomoku::eval::combo;
+use crate::gomoku::pattern::FIVE;
 use crate::gomoku::pos::{Color, class};
+use tabula_shared::gomoku::Rule;
 
 /// Moves searched at full depth before late-move reductions start.
 const LMR_AFTER: usize = 3;
@@ -85,6 +95,11 @@ impl Searcher {
                 }
             }
         }
+        if depth <= 0
+            && let Some(s) = self.leaf_without_moves(me, depth, ply)
+        {
+            return s;
+        }
         let mut defending_node = true;
         let (mut moves, child_depth) = match self.generate(me) {
             Node::Win(_) => return WIN - ply,
@@ -98,17 +113,7 @@ impl Searcher {
                 if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
                     (ms, depth - 1)
                 } else if depth <= 0 {
-                    if self.settings.leaf_vcf && !defending {
-                        let saved = (self.sub_limit, self.sub_aborted);
-                        self.sub_limit = self.nodes + 300;
-                        self.vcf_line.clear();
-                        let won = self.vcf(me, 12);
-                        (self.sub_limit, self.sub_aborted) = saved;
-                        if won {
-                            return VCF_WIN - ply;
-                        }
-                    }
-                    return self.pos.eval(me, self.settings.eval);
+                    return self.horizon_value(me, defending, ply);
                 } else {
                     (ms, depth - 1)
                 }
@@ -203,6 +208,50 @@ impl Searcher {
             flag,
         };
         best
+    }
+
+    /// The value of a horizon node that needs no move list: what
+    /// [`Searcher::generate`] would decide there, read from the pattern
+    /// counts instead of a scan of the board. `None` when the node needs
+    /// the moves (a five to block, or the threat quiescence), or under
+    /// renju, where forbidden points change what the counts say.
+    fn leaf_without_moves(&mut self, me: Color, depth: i32, ply: i32) -> Option<i32> {
+        let opp = 1 - me;
+        let pos = &self.pos;
+        if pos.rule == Rule::Renju {
+            return None;
+        }
+        if pos.count[me][usize::from(FIVE)] > 0 {
+            return Some(WIN - ply);
+        }
+        if pos.count[opp][usize::from(FIVE)] > 0 {
+            return None;
+        }
+        if pos.combo_count[me][usize::from(combo::FOUR_FOUR)] > 0 {
+            return Some(WIN - ply - 2);
+        }
+        let defending = pos.combo_count[opp][usize::from(combo::FOUR_FOUR)] > 0;
+        if defending && self.settings.leaf_vcf && depth > -2 {
+            return None;
+        }
+        Some(self.horizon_value(me, defending, ply))
+    }
+
+    /// The value of a horizon node that is not searched further: a win if
+    /// the side to move has a short VCF there (Expert, when it is not
+    /// defending), otherwise the static evaluation.
+    fn horizon_value(&mut self, me: Color, defending: bool, ply: i32) -> i32 {
+        if self.settings.leaf_vcf && !defending {
+            let saved = (self.sub_limit, self.sub_aborted);
+            self.sub_limit = self.nodes + 300;
+            self.vcf_line.clear();
+            let won = self.vcf(me, 12);
+            (self.sub_limit, self.sub_aborted) = saved;
+            if won {
+                return VCF_WIN - ply;
+            }
+        }
+        self.pos.eval(me, self.settings.eval)
     }
 
     /// Chooses a move for `me` within `budget`.
@@ -407,5 +456,78 @@ impl Searcher {
         }
         self.stopped = false;
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_shared::gomoku::{Board, Rule};
+
+    use super::super::{Node, Searcher, Settings};
+    use super::*;
+    use crate::gomoku::pos::Pos;
+    use crate::rng::Rng;
+
+    /// The horizon's shortcut decides every node as the full move
+    /// generation would: the same wins, and no value where the node needs
+    /// its moves (a five to block, a threat to answer in the quiescence).
+    #[test]
+    fn the_horizon_shortcut_agrees_with_the_move_generation() {
+        let mut rng = Rng::new(11);
+        let mut kinds = [0u32; 5];
+        for game in 0..300 {
+            let mut s = Searcher::new(
+                Pos::from_board(&Board::new(15).unwrap(), Rule::Freestyle),
+                Settings::EXPERT,
+                game,
+            );
+            let stones = 6 + rng.below(40) as usize;
+            for n in 0..stones {
+                let me = n % 2;
+                // Random stones in the centre, often next to the last one,
+                // so lines, threes and fours come up.
+                let i = loop {
+                    let (x, y) = (3 + rng.below(9) as usize, 3 + rng.below(9) as usize);
+                    let i = (y + 5) * s.pos.w + x + 5;
+                    if s.pos.cells[i] == 0 {
+                        break i;
+                    }
+                };
+                if s.pos.count[me][usize::from(FIVE)] > 0 {
+                    break;
+                }
+                s.pos.make(i, me);
+                let to_move = 1 - me;
+                let shortcut = s.leaf_without_moves(to_move, 0, 0);
+                let deep = s.leaf_without_moves(to_move, -2, 0);
+                match s.generate(to_move) {
+                    Node::Win(_) => {
+                        kinds[0] += 1;
+                        assert_eq!(shortcut, Some(WIN));
+                    }
+                    Node::WinSoon(_) => {
+                        kinds[1] += 1;
+                        assert_eq!(shortcut, Some(WIN - 2));
+                    }
+                    Node::Lost | Node::Forced(_) => {
+                        kinds[2] += 1;
+                        assert_eq!(shortcut, None);
+                    }
+                    Node::Moves(_, true) => {
+                        kinds[3] += 1;
+                        assert_eq!(shortcut, None);
+                        assert_eq!(deep, Some(s.pos.eval(to_move, s.settings.eval)));
+                    }
+                    Node::Moves(_, false) => {
+                        kinds[4] += 1;
+                        assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0)));
+                    }
+                }
+            }
+        }
+        assert!(
+            kinds.iter().all(|&k| k > 5),
+            "every kind of node was seen: {kinds:?}"
+        );
     }
 }

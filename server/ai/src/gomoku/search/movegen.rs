@@ -33,10 +33,14 @@ impl Searcher {
     /// How good `i` is for `c` to play: its threat class plus the values of
     /// the patterns it completes.
     pub(super) fn attack_score(&self, c: Color, i: usize) -> i32 {
+        self.scored(c, i, self.pos.class(c, i))
+    }
+
+    /// [`Searcher::attack_score`] when the class of `i` for `c` is known.
+    fn scored(&self, c: Color, i: usize, class: u8) -> i32 {
         const CLASS: [i32; 9] = [0, 0, 0, 300, 1500, 400, 4000, 20000, 100000];
         let p = &self.pos.pat[c][i];
-        CLASS[usize::from(self.pos.class(c, i))]
-            + p.iter().map(|&x| PAT_VALUE[usize::from(x)]).sum::<i32>()
+        CLASS[usize::from(class)] + p.iter().map(|&x| PAT_VALUE[usize::from(x)]).sum::<i32>()
     }
 
     /// Reads the node (see the module docs).
@@ -70,7 +74,8 @@ impl Searcher {
                 continue;
             }
             let cm = self.pos.class(me, i);
-            let mut co = self.pos.class(opp, i);
+            let co_raw = self.pos.class(opp, i);
+            let mut co = co_raw;
             if cm >= class::F3 && self.pos.forbidden(me, i) {
                 continue;
             }
@@ -80,7 +85,7 @@ impl Searcher {
             if co >= class::F3F3 && self.pos.forbidden(opp, i) {
                 co = class::NONE;
             }
-            let score = self.attack_score(me, i) + self.attack_score(opp, i) * 4 / 5;
+            let score = self.scored(me, i, cm) + self.scored(opp, i, co_raw) * 4 / 5;
             if co == class::F4 {
                 threat.push(i);
             }

@@ -52,6 +52,14 @@ impl Searcher {
         if fours == 0 {
             return false;
         }
+        // A failure stored for this position (at least as deep) stands: it
+        // was stored after the same scan found no open or double four.
+        let key = self.pos.hash ^ self.side_key[att];
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
+        let (k, d) = self.vcf_tt[slot];
+        if depth > 0 && k == key && i32::from(d) >= depth {
+            return false;
+        }
         let mut cands: Vec<(usize, i32)> = Vec::new();
         if self.pos.count[def][usize::from(FIVE)] > 0 {
             self.pos.five_points(def, &mut buf);
@@ -86,12 +94,6 @@ impl Searcher {
             }
         }
         if depth <= 0 || cands.is_empty() {
-            return false;
-        }
-        let key = self.pos.hash ^ self.side_key[att];
-        let slot = (key >> (64 - self.vcf_bits)) as usize;
-        let (k, d) = self.vcf_tt[slot];
-        if k == key && i32::from(d) >= depth {
             return false;
         }
         cands.sort_by_key(|m| std::cmp::Reverse(m.1));
