@@ -137,6 +137,10 @@ pub fn rollout(
     nn::sanitize(&acc.map(|a| (a / f64::from(games.max(1))) as f32))
 }
 
+/// Plies after which a rollout game is scored by the teacher's value
+/// instead of being played on (real games are far shorter).
+const ROLLOUT_MAX_PLIES: u32 = 5000;
+
 /// One rollout game from `pos` with `first` as its first roll: the result
 /// for the side on roll of `pos`.
 fn rollout_game(
@@ -149,7 +153,7 @@ fn rollout_game(
     let mut cur = *pos;
     let mut ours = true;
     let mut dice = first;
-    loop {
+    for _ in 0..ROLLOUT_MAX_PLIES {
         cur.legal_positions_into(dice, false, buf);
         let after = buf
             .iter()
@@ -165,6 +169,8 @@ fn rollout_game(
         ours = !ours;
         dice = rng.dice();
     }
+    let v = teacher.probs_before_roll(&cur);
+    if ours { v } else { nn::flip(&v) }
 }
 
 /// Labels `positions` on `threads` threads, appending `POSID p0 .. p4`
