@@ -144,6 +144,16 @@ impl<'a> Expert<'a> {
         acc.map(|a| a / 36.0)
     }
 
+    /// The play of `plays` (results of one roll) that is best for its
+    /// mover at 0-ply, the last of equal ones; `None` when there is none.
+    pub fn best_0ply_play(&self, plays: &[Position]) -> Option<Position> {
+        plays
+            .iter()
+            .map(|p| (nn::equity(&self.value_after(p)), p))
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, p)| *p)
+    }
+
     /// 2-ply value of `after` for its mover: over the opponent's 21 rolls,
     /// its best 0-ply reply valued at 1-ply (our 21 rolls after it).
     pub fn value_after_2ply(&self, after: &Position, bufs: &mut [Vec<Position>; 2]) -> Probs {
@@ -155,12 +165,7 @@ impl<'a> Expert<'a> {
         let mut acc = [0f32; 5];
         for (dice, w) in Dice::ALL_21 {
             opp.legal_positions_into(dice, false, replies);
-            let reply = replies
-                .iter()
-                .map(|r| (nn::equity(&self.value_after(r)), r))
-                .max_by(|a, b| a.0.total_cmp(&b.0))
-                .map(|(_, r)| *r);
-            let mine = match reply {
+            let mine = match self.best_0ply_play(replies) {
                 Some(r) => nn::flip(&self.value_after_1ply(&r, deeper)),
                 // The opponent cannot move: we roll again from `after`.
                 None => self.probs_before_roll(after),

@@ -82,11 +82,7 @@ pub fn label(teacher: &Expert, pos: &Position, ply: u8, bufs: &mut [Vec<Position
     let mut acc = [0f32; N_OUT];
     for (dice, w) in Dice::ALL_21 {
         pos.legal_positions_into(dice, false, plays);
-        let after = plays
-            .iter()
-            .map(|c| (nn::equity(&teacher.value_after(c)), *c))
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map_or(*pos, |(_, c)| c);
+        let after = teacher.best_0ply_play(plays).unwrap_or(*pos);
         let v = if ply >= 2 {
             teacher.value_after_1ply(&after, deeper)
         } else {
@@ -155,11 +151,7 @@ fn rollout_game(
     let mut dice = first;
     for _ in 0..ROLLOUT_MAX_PLIES {
         cur.legal_positions_into(dice, false, buf);
-        let after = buf
-            .iter()
-            .map(|c| (nn::equity(&teacher.value_after(c)), *c))
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map_or(cur, |(_, c)| c);
+        let after = teacher.best_0ply_play(buf).unwrap_or(cur);
         let end = nn::terminal(&after)
             .or_else(|| bearoff::homes(&after).map(|_| teacher.value_after(&after)));
         if let Some(v) = end {
