@@ -105,6 +105,18 @@ pub(crate) const FITTED: [i32; NFEATURES] = [
     0, -77, -558, -133, -38, -1649, 0,
 ];
 
+/// Which static evaluation a search uses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Evaluation {
+    /// The linear model over pattern and combination counts, with these
+    /// weights.
+    Linear(&'static [i32; NFEATURES]),
+    /// The fitted weights read cell by cell through their pattern-code
+    /// table ([`super::pcode::fitted`]): the value of `Linear(&FITTED)`,
+    /// kept up to date by the position as its patterns change.
+    CodeTable,
+}
+
 /// The value of the features `f` under `w`.
 #[inline]
 pub(crate) fn value(f: &[u32; NFEATURES], w: &[i32; NFEATURES]) -> i32 {

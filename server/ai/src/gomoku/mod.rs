@@ -52,6 +52,7 @@ pub mod beginner;
 pub mod eval;
 pub mod hints;
 mod pattern;
+mod pcode;
 mod pos;
 pub mod puzzles;
 pub mod review;
@@ -486,7 +487,7 @@ fn place_two_stone(
             continue;
         }
         pos.make(i, 0);
-        let e = pos.eval(1, &eval::FITTED).abs();
+        let e = pos.eval(1, eval::Evaluation::Linear(&eval::FITTED)).abs();
         pos.unmake(i, 0);
         if best.is_none_or(|(b, _)| e < b) {
             best = Some((e, i));

@@ -8,15 +8,18 @@
 //! its four lines, re-reads their patterns from the table and adjusts:
 //! * `count[c][pat]`: how many (cell, direction) pairs of colour `c` have
 //!   each pattern (so "does black have a five-point?" is O(1));
-//! * `combo[c][cell]` and `combo_count[c][class]`: how each empty cell
-//!   combines its four directions (see [`super::eval`]).
+//! * `codes[c][cell]`: the cell's pattern code ([`super::pcode`]), with
+//!   `combo_count[c][class]` (how many cells combine their four directions
+//!   into each class, see [`super::eval`]) and `code_sum`, the cells' code
+//!   values summed for the Expert's evaluation.
 //!
-//! The evaluation ([`Pos::eval`]) reads those counts.
+//! The evaluation ([`Pos::eval`]) reads those counts or that sum.
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone, renju};
 
-use super::eval::{self, NFEATURES, WAITER, combo, combo_of};
+use super::eval::{self, Evaluation, NFEATURES, WAITER, combo, combo_of};
 use super::pattern::{self, B4, DEAD, F3, F4, FIVE, NPAT, OVERLINE, POW3, Pat, key_pos};
+use super::pcode;
 use crate::rng::Rng;
 
 /// Padding on each side (the pattern window reaches five cells).
@@ -78,10 +81,17 @@ pub(crate) struct Pos {
     pub pat: [Vec<[Pat; 4]>; 2],
     /// Pattern counts per colour.
     pub count: [[u32; NPAT]; 2],
-    /// Combination class per colour and cell (`NONE` on occupied cells).
-    combo: [Vec<u8>; 2],
     /// Combination class counts per colour.
     pub combo_count: [[u32; combo::N]; 2],
+    /// Pattern code per colour and cell ([`pcode::DEAD`] on occupied cells).
+    codes: [Vec<u16>; 2],
+    /// Per colour, the sum over its cells' codes of the mover's weight
+    /// (`[c][0]`) and of the waiter's (`[c][1]`).
+    code_sum: [[i32; 2]; 2],
+    code_table: &'static [u16],
+    /// The combination class of each code.
+    code_combos: &'static [u8],
+    code_weights: &'static pcode::Weights,
     /// Stones within the 5x5 square around each cell.
     pub near: Vec<u8>,
     /// Zobrist hash of the stones.
@@ -124,8 +134,12 @@ impl Pos {
             keys: vec![[0; 4]; len],
             pat: [vec![[DEAD; 4]; len], vec![[DEAD; 4]; len]],
             count: [[0; NPAT]; 2],
-            combo: [vec![combo::NONE; len], vec![combo::NONE; len]],
             combo_count: [[0; combo::N]; 2],
+            codes: [vec![pcode::DEAD; len], vec![pcode::DEAD; len]],
+            code_sum: [[0; 2]; 2],
+            code_table: pcode::table(),
+            code_combos: pcode::combos(),
+            code_weights: pcode::fitted(),
             near: vec![0; len],
             hash: 0,
             zobrist,
@@ -160,8 +174,12 @@ impl Pos {
                     pos.count[c][usize::from(p)] += 1;
                 }
                 let k = combo_of(&pos.pat[c][i]);
-                pos.combo[c][i] = k;
                 pos.combo_count[c][usize::from(k)] += 1;
+                let code = pcode::of(&pos.pat[c][i]);
+                pos.codes[c][i] = code;
+                for role in 0..2 {
+                    pos.code_sum[c][role] += pos.code_weights[role][usize::from(code)];
+                }
             }
         }
         for (p, s) in board.stones() {
@@ -252,11 +270,17 @@ impl Pos {
             self.count[c][usize::from(old)] -= 1;
             self.count[c][usize::from(p)] += 1;
             self.pat[c][i][d] = p;
-            let k = combo_of(&self.pat[c][i]);
-            let was = self.combo[c][i];
-            if k != was {
-                self.combo[c][i] = k;
-                self.combo_count[c][usize::from(was)] -= 1;
+            // A changed pattern always changes the cell's code.
+            let code = pcode::lookup(self.code_table, &self.pat[c][i]);
+            let was = std::mem::replace(&mut self.codes[c][i], code);
+            let (code, was) = (usize::from(code), usize::from(was));
+            for role in 0..2 {
+                let w = &self.code_weights[role];
+                self.code_sum[c][role] += w[code] - w[was];
+            }
+            let (k, was_k) = (self.code_combos[code], self.code_combos[was]);
+            if k != was_k {
+                self.combo_count[c][usize::from(was_k)] -= 1;
                 self.combo_count[c][usize::from(k)] += 1;
             }
         }
@@ -320,9 +344,20 @@ impl Pos {
         f
     }
 
-    /// Static evaluation for `me` to move under `weights`.
-    pub fn eval(&self, me: Color, weights: &[i32; NFEATURES]) -> i32 {
-        eval::value(&self.features(me), weights)
+    /// Static evaluation for `me` to move by the pattern-code table: the
+    /// mover's cells at the mover's values, the other side's at the
+    /// waiter's.
+    #[inline]
+    pub fn eval_codes(&self, me: Color) -> i32 {
+        (self.code_sum[me][0] + self.code_sum[1 - me][1]) / eval::SCALE
+    }
+
+    /// Static evaluation for `me` to move.
+    pub fn eval(&self, me: Color, evaluation: Evaluation) -> i32 {
+        match evaluation {
+            Evaluation::Linear(weights) => eval::value(&self.features(me), weights),
+            Evaluation::CodeTable => self.eval_codes(me),
+        }
     }
 
     /// The threat class of empty cell `i` for colour `c`.
@@ -443,6 +478,8 @@ mod tests {
         let scratch = Pos::from_board(&board, Rule::Freestyle);
         assert_eq!(scratch.pat, pos.pat);
         assert_eq!(scratch.combo_count, pos.combo_count);
+        assert_eq!(scratch.code_sum, pos.code_sum);
+        assert_eq!(scratch.codes, pos.codes);
         assert_eq!(scratch.count, pos.count);
         assert_eq!(scratch.near, pos.near);
         for &(i, c) in placed.iter().rev() {
@@ -450,6 +487,38 @@ mod tests {
         }
         assert_eq!(fresh.pat, pos.pat);
         assert_eq!(fresh.combo_count, pos.combo_count);
+        assert_eq!(fresh.code_sum, pos.code_sum);
         assert_eq!(fresh.hash, pos.hash);
+    }
+
+    /// The code table is the fitted linear model cell by cell: both read
+    /// the same value in every position of random games, for both sides
+    /// to move and under every rule.
+    #[test]
+    fn the_code_table_values_positions_as_the_fitted_weights() {
+        let mut rng = Rng::from_state(9);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
+            for _ in 0..20 {
+                let mut pos = Pos::from_board(&Board::new(15).unwrap(), rule);
+                for k in 0..80 {
+                    let i = pos
+                        .index(Point::new(
+                            (rng.next_u64() % 15) as u8,
+                            (rng.next_u64() % 15) as u8,
+                        ))
+                        .unwrap();
+                    if pos.cells[i] != EMPTY {
+                        continue;
+                    }
+                    pos.make(i, k % 2);
+                    for me in 0..2 {
+                        assert_eq!(
+                            pos.eval(me, Evaluation::CodeTable),
+                            pos.eval(me, Evaluation::Linear(&eval::FITTED))
+                        );
+                    }
+                }
+            }
+        }
     }
 }

@@ -29,7 +29,7 @@ mod vct;
 
 use std::time::{Duration, Instant};
 
-use super::eval::{FITTED, NFEATURES, PATTERN_SUMS};
+use super::eval::{Evaluation, PATTERN_SUMS};
 use super::pos::Pos;
 pub(crate) use kept::with_kept_searcher;
 pub(crate) use movegen::Node;
@@ -73,8 +73,8 @@ pub(crate) struct Settings {
     /// The searcher and its hash tables are kept from one clocked move to
     /// the next (see [`kept`]).
     pub keep_tables: bool,
-    /// The evaluation's weights.
-    pub eval: &'static [i32; NFEATURES],
+    /// The static evaluation.
+    pub eval: Evaluation,
 }
 
 impl Settings {
@@ -87,7 +87,7 @@ impl Settings {
         threat_search: false,
         late_moves: false,
         keep_tables: false,
-        eval: &PATTERN_SUMS,
+        eval: Evaluation::Linear(&PATTERN_SUMS),
     };
     /// Intermediate: depth-4 alpha-beta, no threat search.
     pub const INTERMEDIATE: Settings = Settings {
@@ -106,14 +106,14 @@ impl Settings {
         threat_search: true,
         late_moves: false,
         keep_tables: false,
-        eval: &PATTERN_SUMS,
+        eval: Evaluation::Linear(&PATTERN_SUMS),
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
     /// and its tables kept between moves.
     pub const EXPERT: Settings = Settings {
         late_moves: true,
         keep_tables: true,
-        eval: &FITTED,
+        eval: Evaluation::CodeTable,
         ..Settings::ADVANCED
     };
 }
