@@ -1,14 +1,20 @@
-//! `gomoku-tune`: fits the Gomoku evaluation's weights to self-play
-//! results (see `tabula_ai::gomoku::tune`) and prints the table for
-//! `eval::FITTED`, with the log-loss of the old and new weights on
-//! positions held out of the fit.
+//! `gomoku-tune`: fits the Gomoku evaluation to self-play (see
+//! `tabula_ai::gomoku::tune`). It prints the linear model's weights fitted
+//! to the results (the table for `eval::FITTED`), with the log-loss of the
+//! old and new weights on positions held out of the fit; with
+//! `--codes-out FILE` it also fits the Expert's pattern-code table, by
+//! default to the self-play search's scores (`--target result`: to the
+//! results), and writes it to FILE (the format of
+//! `data/gomoku-codes-v1.txt`).
 //!
 //! `--save FILE` writes the positions played (one per line: the features,
-//! then the result); `--load FILE` (repeatable) adds saved positions to the
-//! fit, so rounds can be pooled. `--games 0` only fits what was loaded.
+//! the result, `s:` the search's winning chance, then `code:count`
+//! pairs); `--load FILE` (repeatable) adds saved positions to the fit, so
+//! rounds can be pooled. `--games 0` only fits what was loaded.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --bin gomoku-tune -- --games 2000 --nodes 4000 --jobs 2
+//! cargo run --release -p tabula-ai --bin gomoku-tune -- --games 3000 --nodes 4000 --jobs 2 \
+//!     --seed 6 --codes-out codes.txt
 //! ```
 
 use std::io::{BufRead, BufReader, Write};
@@ -16,14 +22,19 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use tabula_ai::gomoku::eval::NFEATURES;
-use tabula_ai::gomoku::tune::{Sample, current_weights, fit, log_loss, self_play};
+use tabula_ai::gomoku::tune::{
+    Sample, Target, codes_prior, codes_table, current_weights, fit, fit_codes, log_loss,
+    log_loss_codes, self_play,
+};
 
 const USAGE: &str = "usage: gomoku-tune [--games N] [--nodes N] [--jobs N] [--seed S] \
-                     [--save FILE] [--load FILE]...";
+                     [--save FILE] [--load FILE]... \
+                     [--codes-out FILE [--ridge R] [--target search|result]]";
 
 fn main() -> ExitCode {
     let (mut games, mut nodes, mut jobs, mut seed) = (1000usize, 4000u64, 2usize, 1u64);
-    let (mut save, mut load) = (None, Vec::new());
+    let (mut save, mut load, mut codes_out, mut ridge) = (None, Vec::new(), None, 3e-3f64);
+    let mut target = Target::Search;
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let Some(text) = it.next() else {
@@ -37,6 +48,29 @@ fn main() -> ExitCode {
             }
             "--load" => {
                 load.push(text);
+                continue;
+            }
+            "--codes-out" => {
+                codes_out = Some(text);
+                continue;
+            }
+            "--target" => {
+                target = match text.as_str() {
+                    "search" => Target::Search,
+                    "result" => Target::Result,
+                    _ => {
+                        eprintln!("{USAGE}");
+                        return ExitCode::from(2);
+                    }
+                };
+                continue;
+            }
+            "--ridge" => {
+                let Ok(r) = text.parse() else {
+                    eprintln!("{USAGE}");
+                    return ExitCode::from(2);
+                };
+                ridge = r;
                 continue;
             }
             _ => {}
@@ -110,17 +144,43 @@ fn main() -> ExitCode {
         log_loss(&held, &weights)
     );
     println!("{weights:?}");
+    if let Some(path) = &codes_out {
+        if samples.is_empty() {
+            eprintln!("no positions to fit the code table to");
+            return ExitCode::FAILURE;
+        }
+        let prior = codes_prior(&current_weights());
+        let w = fit_codes(&samples, &prior, ridge, 10, target);
+        println!(
+            "codes (ridge {ridge:e}, target {target:?}): held-out log-loss with the linear \
+             weights {:.4}, fitted {:.4} (train {:.4})",
+            log_loss_codes(&held, &prior, target),
+            log_loss_codes(&held, &w, target),
+            log_loss_codes(&samples, &w, target)
+        );
+        let table = codes_table(&w);
+        if let Err(e) = std::fs::write(path, tabula_ai::gomoku::pcode::format(&table)) {
+            eprintln!("{path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {path}");
+    }
     ExitCode::SUCCESS
 }
 
-/// One position per line: the features, then the result.
+/// One position per line: the features, the result, the search's chance
+/// (`s:`), then the code counts (`code:count`).
 fn write_samples(path: &str, samples: &[Sample]) -> std::io::Result<()> {
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
     for s in samples {
         for x in s.features {
             write!(out, "{x} ")?;
         }
-        writeln!(out, "{}", s.result)?;
+        write!(out, "{} s:{}", s.result, s.score)?;
+        for (f, c) in &s.codes {
+            write!(out, " {f}:{c}")?;
+        }
+        writeln!(out)?;
     }
     out.flush()
 }
@@ -134,15 +194,33 @@ fn read_samples(path: &str) -> std::io::Result<Vec<Sample>> {
     {
         let line = line?;
         let fields: Vec<&str> = line.split_whitespace().collect();
-        if fields.len() != NFEATURES + 1 {
+        if fields.len() < NFEATURES + 1 {
             return Err(bad(k + 1));
+        }
+        let mut codes = Vec::new();
+        let mut score = 0.5;
+        for pair in &fields[NFEATURES + 1..] {
+            if let Some(v) = pair.strip_prefix("s:") {
+                score = v.parse().map_err(|_| bad(k + 1))?;
+                continue;
+            }
+            let (f, c) = pair.split_once(':').ok_or_else(|| bad(k + 1))?;
+            codes.push((
+                f.parse().map_err(|_| bad(k + 1))?,
+                c.parse().map_err(|_| bad(k + 1))?,
+            ));
         }
         let mut features = [0u32; NFEATURES];
         for (f, text) in features.iter_mut().zip(&fields) {
             *f = text.parse().map_err(|_| bad(k + 1))?;
         }
         let result = fields[NFEATURES].parse().map_err(|_| bad(k + 1))?;
-        out.push(Sample { features, result });
+        out.push(Sample {
+            features,
+            codes,
+            result,
+            score,
+        });
     }
     Ok(out)
 }

@@ -111,9 +111,9 @@ pub(crate) enum Evaluation {
     /// The linear model over pattern and combination counts, with these
     /// weights.
     Linear(&'static [i32; NFEATURES]),
-    /// The fitted weights read cell by cell through their pattern-code
-    /// table ([`super::pcode::fitted`]): the value of `Linear(&FITTED)`,
-    /// kept up to date by the position as its patterns change.
+    /// A value per cell's pattern code and side, summed
+    /// ([`super::pcode::fitted`], the Expert's), kept up to date by the
+    /// position as its patterns change.
     CodeTable,
 }
 

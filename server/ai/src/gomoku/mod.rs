@@ -52,7 +52,7 @@ pub mod beginner;
 pub mod eval;
 pub mod hints;
 mod pattern;
-mod pcode;
+pub mod pcode;
 mod pos;
 pub mod puzzles;
 pub mod review;

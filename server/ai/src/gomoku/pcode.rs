@@ -3,15 +3,15 @@
 //! cells with the same patterns in any order share a code.
 //!
 //! The Expert's evaluation is a sum over the empty cells of a value per
-//! code and side ([`fitted`]: the fitted linear model's value of such a
-//! cell), which the position keeps up to date as patterns change: one
-//! table read per changed cell instead of re-counting features. A table
-//! fitted code by code to game results predicts them better but plays
-//! worse (docs/AI.md).
+//! code and side ([`fitted`]), which the position keeps up to date as
+//! patterns change: one table read per changed cell. The values start
+//! from the linear model's ([`weights_of`]) and are fitted code by code
+//! to the self-play search's scores (`gomoku-tune --codes-out`, see
+//! [`super::tune`]).
 
 use std::sync::OnceLock;
 
-use super::eval::{FITTED, NFEATURES, WAITER, combo_feature, combo_of, pat_feature};
+use super::eval::{NFEATURES, WAITER, combo_feature, combo_of, pat_feature};
 use super::pattern::{NPAT, OVERLINE, Pat};
 
 /// Symbols a direction contributes: `DEAD` to `FIVE` (an overline point
@@ -68,10 +68,47 @@ pub fn weights_of(linear: &[i32; NFEATURES]) -> Box<Weights> {
     out
 }
 
-/// The Expert's table: [`weights_of`] the fitted weights.
+/// The Expert's table (`data/gomoku-codes-v1.txt`, written by
+/// `gomoku-tune --codes-out`: the mover's values, then the waiter's).
 pub fn fitted() -> &'static Weights {
     static W: OnceLock<Box<Weights>> = OnceLock::new();
-    W.get_or_init(|| weights_of(&FITTED))
+    W.get_or_init(|| {
+        parse(include_str!("../../data/gomoku-codes-v1.txt")).expect("the embedded code table")
+    })
+}
+
+/// Reads a table written by [`format`] (lines starting with `#` are
+/// comments).
+pub fn parse(text: &str) -> Option<Box<Weights>> {
+    let mut w = Box::new([[0i32; N]; 2]);
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty());
+    for side in w.iter_mut() {
+        let values: Vec<i32> = lines
+            .next()?
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<_, _>>()
+            .ok()?;
+        if values.len() != N {
+            return None;
+        }
+        side.copy_from_slice(&values);
+    }
+    lines.next().is_none().then_some(w)
+}
+
+/// Writes a table as two lines of [`N`] values, the mover's and the
+/// waiter's.
+pub fn format(w: &Weights) -> String {
+    let mut out = String::new();
+    for side in w {
+        let line: Vec<String> = side.iter().map(i32::to_string).collect();
+        out.push_str(&line.join(" "));
+        out.push('\n');
+    }
+    out
 }
 
 /// The four patterns of a code, strongest first (inverse of [`of`] up to
@@ -147,5 +184,17 @@ mod tests {
             seen.insert(pats(code));
         }
         assert_eq!(seen.len(), N);
+    }
+
+    #[test]
+    fn the_embedded_table_parses_and_a_table_reads_back() {
+        let w = fitted();
+        assert_eq!(w[0][usize::from(DEAD)], 0);
+        assert_eq!(parse(&format(w)).as_deref(), Some(w));
+        assert!(parse("1 2 3\n").is_none());
+        assert!(
+            parse(&format!("{}7\n", format(w))).is_none(),
+            "a third line"
+        );
     }
 }

@@ -344,6 +344,37 @@ impl Pos {
         f
     }
 
+    /// How many empty cells have each pattern code ([`super::pcode`]) for
+    /// `me` (feature `code`) and for the other side (`pcode::N + code`),
+    /// all-dead cells left out: the features of the code table's fit.
+    pub fn code_counts(&self, me: Color) -> Vec<(u16, u16)> {
+        let mut counts = vec![0u16; 2 * pcode::N];
+        for (side, c) in [(0, me), (pcode::N, 1 - me)] {
+            for &code in &self.codes[c] {
+                if code != pcode::DEAD {
+                    counts[side + usize::from(code)] += 1;
+                }
+            }
+        }
+        counts
+            .into_iter()
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .map(|(f, n)| (f as u16, n))
+            .collect()
+    }
+
+    /// Evaluates by the code table `w` from now on (tests).
+    #[cfg(test)]
+    fn use_code_weights(&mut self, w: &'static pcode::Weights) {
+        self.code_weights = w;
+        for (codes, sums) in self.codes.iter().zip(self.code_sum.iter_mut()) {
+            for (values, sum) in w.iter().zip(sums.iter_mut()) {
+                *sum = codes.iter().map(|&code| values[usize::from(code)]).sum();
+            }
+        }
+    }
+
     /// Static evaluation for `me` to move by the pattern-code table: the
     /// mover's cells at the mover's values, the other side's at the
     /// waiter's.
@@ -491,15 +522,18 @@ mod tests {
         assert_eq!(fresh.hash, pos.hash);
     }
 
-    /// The code table is the fitted linear model cell by cell: both read
-    /// the same value in every position of random games, for both sides
-    /// to move and under every rule.
+    /// A linear model's code table ([`pcode::weights_of`]) is that model
+    /// cell by cell: both read the same value in every position of random
+    /// games, for both sides to move and under every rule; and the code
+    /// counts are what the table sums.
     #[test]
-    fn the_code_table_values_positions_as_the_fitted_weights() {
+    fn a_linear_models_code_table_values_positions_as_the_model() {
+        let table: &'static pcode::Weights = Box::leak(pcode::weights_of(&eval::FITTED));
         let mut rng = Rng::from_state(9);
         for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju] {
             for _ in 0..20 {
                 let mut pos = Pos::from_board(&Board::new(15).unwrap(), rule);
+                pos.use_code_weights(table);
                 for k in 0..80 {
                     let i = pos
                         .index(Point::new(
@@ -516,6 +550,16 @@ mod tests {
                             pos.eval(me, Evaluation::CodeTable),
                             pos.eval(me, Evaluation::Linear(&eval::FITTED))
                         );
+                        let summed: i32 = pos
+                            .code_counts(me)
+                            .iter()
+                            .map(|&(f, n)| {
+                                let (side, code) =
+                                    (usize::from(f) / pcode::N, usize::from(f) % pcode::N);
+                                table[side][code] * i32::from(n)
+                            })
+                            .sum();
+                        assert_eq!(summed / eval::SCALE, pos.eval(me, Evaluation::CodeTable));
                     }
                 }
             }
