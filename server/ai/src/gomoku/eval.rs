@@ -1,8 +1,10 @@
 //! The static evaluation: a linear model over what both colours could make
 //! on the empty cells, fitted to self-play results (`gomoku-tune`).
 //!
-//! The levels below the Expert keep [`PATTERN_SUMS`], the hand-set
-//! evaluation their ladder was measured with.
+//! The Expert reads a finer table that starts from this model, a value
+//! per cell's pattern code ([`Evaluation::CodeTable`],
+//! [`super::pcode`]); the levels below the Expert keep [`PATTERN_SUMS`],
+//! the hand-set evaluation their ladder was measured with.
 //!
 //! The features of a position, seen by the side to move (the *mover*) and
 //! the other side (the *waiter*):
