@@ -269,12 +269,7 @@ pub fn fit_codes(
             hess[i * n + i] = lambda;
         }
         for s in samples {
-            let z: f64 = s
-                .codes
-                .iter()
-                .map(|&(f, c)| w[usize::from(f)] * f64::from(c))
-                .sum();
-            let p = 1.0 / (1.0 + (-z).exp());
+            let p = 1.0 / (1.0 + (-codes_logit(s, &w)).exp());
             let q = p * (1.0 - p);
             for &(f, c) in &s.codes {
                 let (f, c) = (usize::from(f), f64::from(c));
@@ -305,6 +300,14 @@ pub fn fit_codes(
     w
 }
 
+/// The code weights' `w` value of a sample, in logits.
+fn codes_logit(s: &Sample, w: &[f64]) -> f64 {
+    s.codes
+        .iter()
+        .map(|&(f, c)| w[usize::from(f)] * f64::from(c))
+        .sum()
+}
+
 /// Code weights in logits as the evaluation's table (its units, rounded).
 pub fn codes_table(w: &[f64]) -> pcode::Weights {
     let mut out = [[0i32; pcode::N]; 2];
@@ -321,12 +324,7 @@ pub fn codes_table(w: &[f64]) -> pcode::Weights {
 pub fn log_loss_codes(samples: &[Sample], w: &[f64], target: Target) -> f64 {
     let mut total = 0.0;
     for s in samples {
-        let z: f64 = s
-            .codes
-            .iter()
-            .map(|&(f, c)| w[usize::from(f)] * f64::from(c))
-            .sum();
-        let p = (1.0 / (1.0 + (-z).exp())).clamp(1e-9, 1.0 - 1e-9);
+        let p = (1.0 / (1.0 + (-codes_logit(s, w)).exp())).clamp(1e-9, 1.0 - 1e-9);
         let y = target.of(s);
         total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
     }
