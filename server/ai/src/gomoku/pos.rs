@@ -17,7 +17,7 @@
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone, renju};
 
-use super::eval::{self, Evaluation, NFEATURES, WAITER, combo, combo_of};
+use super::eval::{self, Evaluation, NFEATURES, WAITER, combo};
 use super::pattern::{self, B4, DEAD, F3, F4, FIVE, NPAT, OVERLINE, POW3, Pat, key_pos};
 use super::pcode;
 use crate::rng::Rng;
@@ -173,10 +173,10 @@ impl Pos {
                     pos.pat[c][i][d] = p;
                     pos.count[c][usize::from(p)] += 1;
                 }
-                let k = combo_of(&pos.pat[c][i]);
-                pos.combo_count[c][usize::from(k)] += 1;
                 let code = pcode::of(&pos.pat[c][i]);
                 pos.codes[c][i] = code;
+                let k = pos.code_combos[usize::from(code)];
+                pos.combo_count[c][usize::from(k)] += 1;
                 for role in 0..2 {
                     pos.code_sum[c][role] += pos.code_weights[role][usize::from(code)];
                 }
@@ -270,7 +270,7 @@ impl Pos {
             self.count[c][usize::from(old)] -= 1;
             self.count[c][usize::from(p)] += 1;
             self.pat[c][i][d] = p;
-            // A changed pattern always changes the cell's code.
+            // (An overline point turning dead keeps its code: nothing moves.)
             let code = pcode::lookup(self.code_table, &self.pat[c][i]);
             let was = std::mem::replace(&mut self.codes[c][i], code);
             let (code, was) = (usize::from(code), usize::from(was));
