@@ -145,8 +145,10 @@ fn main() -> ExitCode {
     );
     println!("{weights:?}");
     if let Some(path) = &codes_out {
-        if samples.is_empty() {
-            eprintln!("no positions to fit the code table to");
+        // Every quiet position has some live code: none means a file
+        // saved before the codes were recorded.
+        if samples.is_empty() || samples.iter().any(|s| s.codes.is_empty()) {
+            eprintln!("no positions with code counts to fit the code table to");
             return ExitCode::FAILURE;
         }
         let prior = codes_prior(&current_weights());

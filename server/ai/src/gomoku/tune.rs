@@ -139,8 +139,8 @@ pub fn fit(samples: &[Sample]) -> [i32; NFEATURES] {
     let ridge = 1e-3 * n;
     let mut w = [0.0f64; N];
     for _ in 0..25 {
-        let mut grad = [0.0f64; N];
-        let mut hess = vec![[0.0f64; N]; N];
+        let mut grad = vec![0.0f64; N];
+        let mut hess = vec![0.0f64; N * N];
         for s in samples {
             let x: Vec<f64> = s
                 .features
@@ -155,16 +155,16 @@ pub fn fit(samples: &[Sample]) -> [i32; NFEATURES] {
                 grad[i] += (p - s.result) * x[i];
                 if x[i] != 0.0 {
                     for j in 0..N {
-                        hess[i][j] += q * x[i] * x[j];
+                        hess[i * N + j] += q * x[i] * x[j];
                     }
                 }
             }
         }
         for i in 0..N {
             grad[i] += ridge * w[i];
-            hess[i][i] += ridge;
+            hess[i * N + i] += ridge;
         }
-        let step = solve(hess, grad);
+        let step = solve_dense(hess, grad, N);
         for (wi, d) in w.iter_mut().zip(step) {
             *wi -= d;
         }
@@ -185,39 +185,6 @@ pub fn log_loss(samples: &[Sample], weights: &[i32; NFEATURES]) -> f64 {
         total -= s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln();
     }
     total / samples.len().max(1) as f64
-}
-
-/// Solves `a x = b` by Gaussian elimination with partial pivoting.
-fn solve<const N: usize>(mut a: Vec<[f64; N]>, mut b: [f64; N]) -> [f64; N] {
-    for col in 0..N {
-        let pivot = (col..N)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        b.swap(col, pivot);
-        let d = a[col][col];
-        if d.abs() < 1e-12 {
-            continue;
-        }
-        let pivot_row = a[col];
-        let pivot_b = b[col];
-        for (row, (r, rb)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
-            let f = r[col] / d;
-            if row != col && f != 0.0 {
-                for (x, p) in r[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *x -= f * p;
-                }
-                *rb -= f * pivot_b;
-            }
-        }
-    }
-    let mut x = [0.0; N];
-    for i in 0..N {
-        if a[i][i].abs() >= 1e-12 {
-            x[i] = b[i] / a[i][i];
-        }
-    }
-    x
 }
 
 /// The linear model's value of every code ([`pcode::weights_of`]) in
