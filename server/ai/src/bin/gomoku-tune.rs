@@ -5,12 +5,17 @@
 //! `--codes-out FILE` it also fits the Expert's pattern-code table, by
 //! default to the self-play search's scores (`--target result`: to the
 //! results), and writes it to FILE (the format of
-//! `data/gomoku-codes-v1.txt`).
+//! `data/gomoku-codes-v1.txt`); with `--order-out FILE`, the Expert's move
+//! ordering, fitted to the moves the self-play search chose
+//! (`data/gomoku-order-v1.txt`, see `tabula_ai::gomoku::ordering`).
 //!
 //! `--save FILE` writes the positions played (one per line: the features,
 //! the result, `s:` the search's winning chance, then `code:count`
 //! pairs); `--load FILE` (repeatable) adds saved positions to the fit, so
-//! rounds can be pooled. `--games 0` only fits what was loaded.
+//! rounds can be pooled. `--save-choices FILE` and `--load-choices FILE`
+//! do the same for the choices (one per line: the index of the move
+//! chosen, then each candidate's `attack:defence` codes). `--games 0`
+//! only fits what was loaded.
 //!
 //! ```text
 //! cargo run --release -p tabula-ai --bin gomoku-tune -- --games 3000 --nodes 4000 --jobs 2 \
@@ -22,6 +27,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use tabula_ai::gomoku::eval::NFEATURES;
+use tabula_ai::gomoku::ordering::{self, Choice};
+use tabula_ai::gomoku::pcode::N;
 use tabula_ai::gomoku::tune::{
     Sample, Target, codes_prior, codes_table, current_weights, fit, fit_codes, log_loss,
     log_loss_codes, self_play,
@@ -29,12 +36,16 @@ use tabula_ai::gomoku::tune::{
 
 const USAGE: &str = "usage: gomoku-tune [--games N] [--nodes N] [--jobs N] [--seed S] \
                      [--save FILE] [--load FILE]... \
-                     [--codes-out FILE [--ridge R] [--target search|result]]";
+                     [--codes-out FILE [--ridge R] [--target search|result]] \
+                     [--save-choices FILE] [--load-choices FILE]... \
+                     [--order-out FILE [--order-ridge R]]";
 
 fn main() -> ExitCode {
     let (mut games, mut nodes, mut jobs, mut seed) = (1000usize, 4000u64, 2usize, 1u64);
     let (mut save, mut load, mut codes_out, mut ridge) = (None, Vec::new(), None, 3e-3f64);
     let mut target = Target::Search;
+    let (mut save_choices, mut load_choices, mut order_out, mut order_ridge) =
+        (None, Vec::new(), None, 1e-3f64);
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
         let Some(text) = it.next() else {
@@ -48,6 +59,26 @@ fn main() -> ExitCode {
             }
             "--load" => {
                 load.push(text);
+                continue;
+            }
+            "--save-choices" => {
+                save_choices = Some(text);
+                continue;
+            }
+            "--load-choices" => {
+                load_choices.push(text);
+                continue;
+            }
+            "--order-out" => {
+                order_out = Some(text);
+                continue;
+            }
+            "--order-ridge" => {
+                let Ok(r) = text.parse() else {
+                    eprintln!("{USAGE}");
+                    return ExitCode::from(2);
+                };
+                order_ridge = r;
                 continue;
             }
             "--codes-out" => {
@@ -92,14 +123,17 @@ fn main() -> ExitCode {
     }
     let start = Instant::now();
     let per_job = games.div_ceil(jobs);
-    let mut samples: Vec<Sample> = std::thread::scope(|scope| {
+    let (mut samples, mut choices): (Vec<Sample>, Vec<Choice>) = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..jobs)
             .map(|j| scope.spawn(move || self_play(per_job, nodes, seed * 1000 + j as u64)))
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().expect("self-play thread"))
-            .collect()
+        let (mut samples, mut choices) = (Vec::new(), Vec::new());
+        for h in handles {
+            let (s, c) = h.join().expect("self-play thread");
+            samples.extend(s);
+            choices.extend(c);
+        }
+        (samples, choices)
     });
     println!(
         "{} games, {} quiet positions, {:.0} s",
@@ -112,6 +146,53 @@ fn main() -> ExitCode {
     {
         eprintln!("{path}: {e}");
         return ExitCode::FAILURE;
+    }
+    if let Some(path) = &save_choices
+        && let Err(e) = write_choices(path, &choices)
+    {
+        eprintln!("{path}: {e}");
+        return ExitCode::FAILURE;
+    }
+    for path in &load_choices {
+        match read_choices(path) {
+            Ok(more) => {
+                println!("{path}: {} choices", more.len());
+                choices.extend(more);
+            }
+            Err(e) => {
+                eprintln!("{path}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if let Some(path) = &order_out {
+        let held: Vec<Choice> = choices.iter().step_by(5).cloned().collect();
+        let train: Vec<Choice> = choices
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 5 != 0)
+            .map(|(_, c)| c.clone())
+            .collect();
+        if train.is_empty() {
+            eprintln!("no choices to fit the move ordering to");
+            return ExitCode::FAILURE;
+        }
+        let prior = ordering::hand_set();
+        let table = ordering::fit(&train, prior, order_ridge, 300);
+        let (l0, f0, s0) = ordering::judge(&held, prior);
+        let (l1, f1, _) = ordering::judge(&held, &table);
+        println!(
+            "ordering (ridge {order_ridge:e}, {} choices): held out, the hand-set table \
+             {l0:.4} ({:.1}% first, {s0:.2e} logits a unit), fitted {l1:.4} ({:.1}% first)",
+            train.len(),
+            f0 * 100.0,
+            f1 * 100.0
+        );
+        if let Err(e) = std::fs::write(path, tabula_ai::gomoku::pcode::format(&table)) {
+            eprintln!("{path}: {e}");
+            return ExitCode::FAILURE;
+        }
+        println!("wrote {path}");
     }
     for path in &load {
         match read_samples(path) {
@@ -223,6 +304,50 @@ fn read_samples(path: &str) -> std::io::Result<Vec<Sample>> {
             result,
             score,
         });
+    }
+    Ok(out)
+}
+
+/// One choice per line: the index chosen, then each candidate's two codes
+/// (`attack:defence`).
+fn write_choices(path: &str, choices: &[Choice]) -> std::io::Result<()> {
+    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for c in choices {
+        write!(out, "{}", c.chosen)?;
+        for [a, d] in &c.cands {
+            write!(out, " {a}:{d}")?;
+        }
+        writeln!(out)?;
+    }
+    out.flush()
+}
+
+fn read_choices(path: &str) -> std::io::Result<Vec<Choice>> {
+    let bad = |line: usize| std::io::Error::other(format!("line {line} is not a choice"));
+    let mut out = Vec::new();
+    for (k, line) in BufReader::new(std::fs::File::open(path)?)
+        .lines()
+        .enumerate()
+    {
+        let line = line?;
+        let mut fields = line.split_whitespace();
+        let chosen: usize = fields
+            .next()
+            .and_then(|f| f.parse().ok())
+            .ok_or_else(|| bad(k + 1))?;
+        let mut cands = Vec::new();
+        for pair in fields {
+            let (a, d) = pair.split_once(':').ok_or_else(|| bad(k + 1))?;
+            let code = |t: &str| t.parse::<u16>().ok().filter(|&c| usize::from(c) < N);
+            cands.push([
+                code(a).ok_or_else(|| bad(k + 1))?,
+                code(d).ok_or_else(|| bad(k + 1))?,
+            ]);
+        }
+        if chosen >= cands.len() {
+            return Err(bad(k + 1));
+        }
+        out.push(Choice { cands, chosen });
     }
     Ok(out)
 }

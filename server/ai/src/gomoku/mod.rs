@@ -15,13 +15,14 @@
 //!   no reductions) with a fixed node budget ([`ADVANCED_NODES`]) instead
 //!   of the clock.
 //! * **Expert**: incremental line patterns ([`pattern`], [`pos`]) and an
-//!   evaluation fitted to self-play results ([`eval`], [`tune`]), VCF and
-//!   VCT threat-space search at the root, VCF at the leaves, and a check
-//!   that the chosen move leaves the opponent no VCF or VCT,
-//!   iterative-deepening PVS with a transposition table kept between
-//!   moves, killer and history ordering, logarithmic late-move reductions
-//!   and pruning, threat quiescence, threat-restricted candidates (see
-//!   [`search`]).
+//!   evaluation per pattern code fitted to the self-play search's scores
+//!   ([`pcode`], [`tune`]), VCF and VCT threat-space search at the root,
+//!   VCF at the leaves, and a check that the chosen move leaves the
+//!   opponent no VCF or VCT, iterative-deepening PVS with a transposition
+//!   table kept between moves, candidates ordered by a table fitted to
+//!   the search's own choices ([`ordering`]) with killers and history,
+//!   logarithmic late-move reductions and pruning, threat quiescence,
+//!   threat-restricted candidates (see [`search`]).
 //!
 //! # Determinism
 //! Every level is a pure function of the position, the limits and the
@@ -51,6 +52,7 @@
 pub mod beginner;
 pub mod eval;
 pub mod hints;
+pub mod ordering;
 mod pattern;
 pub mod pcode;
 mod pos;

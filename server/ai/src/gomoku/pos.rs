@@ -65,6 +65,37 @@ pub(crate) mod class {
     pub const FIVE: u8 = 8;
 }
 
+/// The threat class ([`class`]) of a cell whose four directions have
+/// `pats`.
+#[inline]
+pub(crate) fn class_of(pats: &[Pat; 4]) -> u8 {
+    let mut b4 = 0;
+    let mut f3 = 0;
+    let mut f4 = false;
+    for &x in pats {
+        match x {
+            FIVE => return class::FIVE,
+            F4 => f4 = true,
+            B4 => b4 += 1,
+            F3 => f3 += 1,
+            _ => {}
+        }
+    }
+    if f4 || b4 >= 2 {
+        class::F4
+    } else if b4 == 1 && f3 >= 1 {
+        class::B4F3
+    } else if b4 == 1 {
+        class::B4
+    } else if f3 >= 2 {
+        class::F3F3
+    } else if f3 == 1 {
+        class::F3
+    } else {
+        class::NONE
+    }
+}
+
 /// The search position.
 #[derive(Clone)]
 pub(crate) struct Pos {
@@ -394,32 +425,14 @@ impl Pos {
     /// The threat class of empty cell `i` for colour `c`.
     #[inline]
     pub fn class(&self, c: Color, i: usize) -> u8 {
-        let p = &self.pat[c][i];
-        let mut b4 = 0;
-        let mut f3 = 0;
-        let mut f4 = false;
-        for &x in p {
-            match x {
-                FIVE => return class::FIVE,
-                F4 => f4 = true,
-                B4 => b4 += 1,
-                F3 => f3 += 1,
-                _ => {}
-            }
-        }
-        if f4 || b4 >= 2 {
-            class::F4
-        } else if b4 == 1 && f3 >= 1 {
-            class::B4F3
-        } else if b4 == 1 {
-            class::B4
-        } else if f3 >= 2 {
-            class::F3F3
-        } else if f3 == 1 {
-            class::F3
-        } else {
-            class::NONE
-        }
+        class_of(&self.pat[c][i])
+    }
+
+    /// The pattern code ([`pcode`]) of cell `i` for colour `c`
+    /// ([`pcode::DEAD`] on an occupied cell).
+    #[inline]
+    pub fn code(&self, c: Color, i: usize) -> u16 {
+        self.codes[c][i]
     }
 
     /// Does colour `c` make a four (or better) in some direction at `i`?

@@ -11,11 +11,16 @@
 //!   learns what a 4,000-node search concludes from the position, which
 //!   plays better than learning the (noisier) results.
 //!
-//! `gomoku-tune` runs both.
+//! The same games record, in every quiet position the main search
+//! decided, the candidates and the move chosen: the move ordering's fit
+//! ([`super::ordering::fit`]).
+//!
+//! `gomoku-tune` runs all three.
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone};
 
 use super::eval::{NFEATURES, SCALE};
+use super::ordering::Choice;
 use super::pcode;
 use super::pos::{Pos, color_of};
 use super::search::{Budget, Node, Searcher, Settings};
@@ -38,16 +43,20 @@ pub struct Sample {
 
 /// Plays `games` Expert self-play games of `nodes` nodes per move from
 /// random openings (three to six stones near the centre) and returns the
-/// quiet positions.
-pub fn self_play(games: usize, nodes: u64, seed: u64) -> Vec<Sample> {
-    let mut out = Vec::new();
+/// quiet positions, and the search's choice in each of them that the
+/// main search decided (for the move ordering's fit,
+/// [`super::ordering::fit`]).
+pub fn self_play(games: usize, nodes: u64, seed: u64) -> (Vec<Sample>, Vec<Choice>) {
+    let (mut samples, mut choices) = (Vec::new(), Vec::new());
     for g in 0..games {
-        out.extend(one_game(nodes, mix_seed(seed, g as u64)));
+        let (s, c) = one_game(nodes, mix_seed(seed, g as u64));
+        samples.extend(s);
+        choices.extend(c);
     }
-    out
+    (samples, choices)
 }
 
-fn one_game(nodes: u64, seed: u64) -> Vec<Sample> {
+fn one_game(nodes: u64, seed: u64) -> (Vec<Sample>, Vec<Choice>) {
     let mut rng = Rng::from_state(seed);
     let mut board = Board::new(15).expect("valid size");
     let stones = 3 + rng.below(4) as usize;
@@ -70,11 +79,16 @@ fn one_game(nodes: u64, seed: u64) -> Vec<Sample> {
     };
     // Positions with the colour that was to move in each.
     let mut seen: Vec<(Sample, Stone)> = Vec::new();
+    let mut choices = Vec::new();
     let winner = loop {
         let pos = Pos::from_board(&board, Rule::Freestyle);
         let me = color_of(to_move);
         let mut s = Searcher::new(pos, Settings::EXPERT, rng.next_u64());
-        let quiet = matches!(s.generate(me), Node::Moves(_, false));
+        let candidates = match s.generate(me) {
+            Node::Moves(moves, false) => Some(moves),
+            _ => None,
+        };
+        let quiet = candidates.is_some();
         let (features, codes) = (s.pos.features(me), s.pos.code_counts(me));
         let t = s.think(
             me,
@@ -94,6 +108,15 @@ fn one_game(nodes: u64, seed: u64) -> Vec<Sample> {
             };
             seen.push((sample, to_move));
         }
+        if let (Some(moves), Some(best), true) = (&candidates, t.best, t.depth > 0)
+            && let Some(chosen) = moves.iter().position(|&(m, _)| m == best)
+        {
+            let cands = moves
+                .iter()
+                .map(|&(m, _)| [s.pos.code(me, m), s.pos.code(1 - me, m)])
+                .collect();
+            choices.push(Choice { cands, chosen });
+        }
         let Some(p) = t.best.map(|i| s.pos.point(i)) else {
             break None;
         };
@@ -108,7 +131,8 @@ fn one_game(nodes: u64, seed: u64) -> Vec<Sample> {
         }
         to_move = to_move.opponent();
     };
-    seen.into_iter()
+    let samples = seen
+        .into_iter()
         .map(|(sample, side)| Sample {
             result: match winner {
                 Some(w) if w == side => 1.0,
@@ -117,7 +141,8 @@ fn one_game(nodes: u64, seed: u64) -> Vec<Sample> {
             },
             ..sample
         })
-        .collect()
+        .collect();
+    (samples, choices)
 }
 
 /// Logistic regression of the results on the features (Newton's method

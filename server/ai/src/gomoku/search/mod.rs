@@ -2,7 +2,8 @@
 //! [`Searcher`], its limits and settings.
 //!
 //! - [`movegen`]: what a node allows (win, forced block, threat defences or
-//!   every candidate), ordered by pattern score.
+//!   every candidate), ordered by the level's table
+//!   ([`super::ordering`]).
 //! - [`vcf`]: victory by continuous fours.
 //! - [`vct`]: victory by continuous threats.
 //! - [`alphabeta`]: the main search ([`Searcher::think`]) and the safety
@@ -30,6 +31,8 @@ mod vct;
 use std::time::{Duration, Instant};
 
 use super::eval::{Evaluation, PATTERN_SUMS};
+use super::ordering::MoveOrder;
+use super::pcode;
 use super::pos::Pos;
 pub(crate) use kept::with_kept_searcher;
 pub(crate) use movegen::Node;
@@ -75,6 +78,8 @@ pub(crate) struct Settings {
     pub keep_tables: bool,
     /// The static evaluation.
     pub eval: Evaluation,
+    /// The candidates' order ([`super::ordering`]).
+    pub order: MoveOrder,
 }
 
 impl Settings {
@@ -88,6 +93,7 @@ impl Settings {
         late_moves: false,
         keep_tables: false,
         eval: Evaluation::Linear(&PATTERN_SUMS),
+        order: MoveOrder::HandSet,
     };
     /// Intermediate: depth-4 alpha-beta, no threat search.
     pub const INTERMEDIATE: Settings = Settings {
@@ -107,6 +113,7 @@ impl Settings {
         late_moves: false,
         keep_tables: false,
         eval: Evaluation::Linear(&PATTERN_SUMS),
+        order: MoveOrder::HandSet,
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
     /// and its tables kept between moves.
@@ -114,6 +121,7 @@ impl Settings {
         late_moves: true,
         keep_tables: true,
         eval: Evaluation::CodeTable,
+        order: MoveOrder::Fitted,
         ..Settings::ADVANCED
     };
 }
@@ -155,6 +163,8 @@ pub(crate) struct Searcher {
     killers: Vec<[u32; 2]>,
     history: [Vec<i32>; 2],
     settings: Settings,
+    /// The candidates' order values ([`Settings::order`]).
+    order: &'static pcode::Weights,
     /// The last VCF found (attacker and defender moves alternating).
     pub vcf_line: Vec<usize>,
     side_key: [u64; 2],
@@ -183,6 +193,7 @@ impl Searcher {
             killers: vec![[NO_MOVE; 2]; 128],
             history: [vec![0; len], vec![0; len]],
             settings,
+            order: settings.order.table(),
             vcf_line: Vec::new(),
             side_key: [0x1234_5678_9ABC_DEF1, 0x0FED_CBA9_8765_4321],
             jitter,

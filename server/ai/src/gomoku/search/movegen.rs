@@ -9,11 +9,13 @@
 //! 4. the opponent can make an open four next move (it has an open three):
 //!    only our own fours and the points of its threat (its open-four and
 //!    four points) are tried;
-//! 5. otherwise every candidate, ordered by attack + defence pattern score.
+//! 5. otherwise every candidate, ordered by its attack and defence values
+//!    ([`crate::gomoku::ordering`]).
 
 use super::Searcher;
+use crate::gomoku::ordering;
 use crate::gomoku::pattern::FIVE;
-use crate::gomoku::pos::{Color, EMPTY, PAT_VALUE, class};
+use crate::gomoku::pos::{Color, EMPTY, class};
 
 /// Node type result of move generation.
 pub(crate) enum Node {
@@ -30,17 +32,10 @@ pub(crate) enum Node {
 }
 
 impl Searcher {
-    /// How good `i` is for `c` to play: its threat class plus the values of
-    /// the patterns it completes.
+    /// How good `i` is for `c` to play, by the hand-set ordering (the
+    /// threat searches' order, whatever the level).
     pub(super) fn attack_score(&self, c: Color, i: usize) -> i32 {
-        self.scored(c, i, self.pos.class(c, i))
-    }
-
-    /// [`Searcher::attack_score`] when the class of `i` for `c` is known.
-    fn scored(&self, c: Color, i: usize, class: u8) -> i32 {
-        const CLASS: [i32; 9] = [0, 0, 0, 300, 1500, 400, 4000, 20000, 100000];
-        let p = &self.pos.pat[c][i];
-        CLASS[usize::from(class)] + p.iter().map(|&x| PAT_VALUE[usize::from(x)]).sum::<i32>()
+        ordering::hand_set()[0][usize::from(self.pos.code(c, i))]
     }
 
     /// Reads the node (see the module docs).
@@ -85,7 +80,8 @@ impl Searcher {
             if co >= class::F3F3 && self.pos.forbidden(opp, i) {
                 co = class::NONE;
             }
-            let score = self.scored(me, i, cm) + self.scored(opp, i, co_raw) * 4 / 5;
+            let score = self.order[0][usize::from(self.pos.code(me, i))]
+                + self.order[1][usize::from(self.pos.code(opp, i))];
             if co == class::F4 {
                 threat.push(i);
             }
