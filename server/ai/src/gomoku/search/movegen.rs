@@ -69,8 +69,7 @@ impl Searcher {
                 continue;
             }
             let cm = self.pos.class(me, i);
-            let co_raw = self.pos.class(opp, i);
-            let mut co = co_raw;
+            let mut co = self.pos.class(opp, i);
             if cm >= class::F3 && self.pos.forbidden(me, i) {
                 continue;
             }
