@@ -73,14 +73,6 @@ fn main() -> ExitCode {
                 order_out = Some(text);
                 continue;
             }
-            "--order-ridge" => {
-                let Ok(r) = text.parse() else {
-                    eprintln!("{USAGE}");
-                    return ExitCode::from(2);
-                };
-                order_ridge = r;
-                continue;
-            }
             "--codes-out" => {
                 codes_out = Some(text);
                 continue;
@@ -96,12 +88,16 @@ fn main() -> ExitCode {
                 };
                 continue;
             }
-            "--ridge" => {
+            "--ridge" | "--order-ridge" => {
                 let Ok(r) = text.parse() else {
                     eprintln!("{USAGE}");
                     return ExitCode::from(2);
                 };
-                ridge = r;
+                *(if flag == "--ridge" {
+                    &mut ridge
+                } else {
+                    &mut order_ridge
+                }) = r;
                 continue;
             }
             _ => {}

@@ -126,14 +126,16 @@ fn loss(choices: &[Choice], u: &[f64]) -> f64 {
 pub fn judge(choices: &[Choice], table: &Weights) -> (f64, f64, f64) {
     let scale = best_scale(choices, table);
     let u = logits_of(table, scale);
+    let mut probs = Vec::new();
     let first = choices
         .iter()
         .filter(|c| {
-            let v = |k: usize| {
-                let [a, d] = c.cands[k];
-                u[usize::from(a)] + u[N + usize::from(d)]
-            };
-            (0..c.cands.len()).all(|k| k == c.chosen || v(k) < v(c.chosen))
+            softmax(c, &u, &mut probs);
+            let p = probs[c.chosen];
+            probs
+                .iter()
+                .enumerate()
+                .all(|(k, &q)| k == c.chosen || q < p)
         })
         .count();
     (

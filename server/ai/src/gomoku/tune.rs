@@ -108,7 +108,9 @@ fn one_game(nodes: u64, seed: u64) -> (Vec<Sample>, Vec<Choice>) {
             };
             seen.push((sample, to_move));
         }
-        if let (Some(moves), Some(best), true) = (&candidates, t.best, t.depth > 0)
+        // A choice of the main search (not a threat win found at the root).
+        if t.depth > 0
+            && let (Some(moves), Some(best)) = (&candidates, t.best)
             && let Some(chosen) = moves.iter().position(|&(m, _)| m == best)
         {
             let cands = moves
