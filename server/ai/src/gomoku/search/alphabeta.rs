@@ -30,7 +30,11 @@
 //!
 //! Iterations start while the previous one's time still fits before the
 //! deadline; an unfinished iteration counts a root move that beat the
-//! best so far.
+//! best so far. From the fifth iteration the root searches in an
+//! aspiration window, a quarter of a logit either side of the last
+//! score: a move that fails high is moved first and the root searched
+//! again with no upper bound; when every move fails low, again with no
+//! lower bound.
 //!
 //! # Safety check ([`Searcher::safety_check`], Expert)
 //! Threat search inside the main search, at ply one: the move the
@@ -53,6 +57,10 @@ use tabula_shared::gomoku::Rule;
 
 /// Moves searched at full depth before late-move reductions start.
 const LMR_AFTER: usize = 3;
+/// The first iteration searched in an aspiration window.
+const ASPIRATION_FROM: i32 = 5;
+/// The aspiration window's half-width (a quarter of a logit).
+const ASPIRATION: i32 = 50;
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
 
@@ -370,29 +378,63 @@ impl Searcher {
             {
                 break;
             }
-            let mut alpha = -WIN - 1;
-            let beta = WIN + 1;
-            let mut iter_best: Option<(usize, i32)> = None;
-            for (k, slot) in root.iter_mut().enumerate() {
-                let m = slot.0;
-                self.pos.make(m, me);
-                let mut s;
-                if k == 0 {
-                    s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
-                } else {
-                    s = -self.pvs(depth - 1, -alpha - 1, -alpha, 1, opp);
-                    if s > alpha && !self.stopped {
+            // Aspiration: from the fifth iteration, a window around the
+            // last score, widened to the full window when the result
+            // falls outside it.
+            let full = (-WIN - 1, WIN + 1);
+            let (mut lo, mut hi) = if depth >= ASPIRATION_FROM && best.score.abs() < WIN_THRESHOLD {
+                (best.score - ASPIRATION, best.score + ASPIRATION)
+            } else {
+                full
+            };
+            let mut iter_best: Option<(usize, i32)>;
+            loop {
+                let mut alpha = lo;
+                let beta = hi;
+                iter_best = None;
+                let mut failed_high = false;
+                for (k, slot) in root.iter_mut().enumerate() {
+                    let m = slot.0;
+                    self.pos.make(m, me);
+                    let mut s;
+                    if k == 0 {
                         s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+                    } else {
+                        s = -self.pvs(depth - 1, -alpha - 1, -alpha, 1, opp);
+                        if s > alpha && s < beta && !self.stopped {
+                            s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+                        }
+                    }
+                    self.pos.unmake(m, me);
+                    if self.stopped {
+                        break;
+                    }
+                    slot.1 = s;
+                    if s > alpha {
+                        alpha = s;
+                        iter_best = Some((m, s));
+                    }
+                    if s >= beta {
+                        failed_high = true;
+                        break;
                     }
                 }
-                self.pos.unmake(m, me);
-                if self.stopped {
+                if self.stopped || (lo, hi) == full {
                     break;
                 }
-                slot.1 = s;
-                if s > alpha {
-                    alpha = s;
-                    iter_best = Some((m, s));
+                if failed_high {
+                    // Search again with this move first.
+                    if let Some((m, _)) = iter_best
+                        && let Some(at) = root.iter().position(|r| r.0 == m)
+                    {
+                        let r = root.remove(at);
+                        root.insert(0, r);
+                    }
+                    hi = full.1;
+                } else if iter_best.is_none() {
+                    lo = full.0;
+                } else {
+                    break;
                 }
             }
             if let Some((m, s)) = iter_best {
