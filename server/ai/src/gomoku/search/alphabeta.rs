@@ -88,10 +88,8 @@ impl Searcher {
         self.nodes += 1;
         let opp = 1 - me;
         let key = self.pos.hash ^ self.side_key[me];
-        let slot = self.tt_slot(key);
-        let e = self.tt[slot];
         let mut tt_move = NO_MOVE;
-        if e.key == key {
+        if let Some(e) = self.tt_probe(key) {
             tt_move = e.best;
             if i32::from(e.depth) >= depth {
                 let s = Self::from_tt(e.score, ply);
@@ -208,13 +206,14 @@ impl Searcher {
         } else {
             EXACT
         };
-        self.tt[slot] = TtEntry {
+        self.tt_store(TtEntry {
             key,
             score: Self::to_tt(best, ply),
             best: best_move,
             depth: depth.clamp(-1, 127) as i8,
             flag,
-        };
+            age: self.tt_age,
+        });
         best
     }
 
@@ -282,6 +281,7 @@ impl Searcher {
             self.deadline = full_deadline;
         }
         self.stopped = false;
+        self.tt_age = self.tt_age.wrapping_add(1);
         let bits = if budget.nodes > 200_000 {
             TT_BITS_LARGE
         } else {

@@ -102,8 +102,7 @@ mod tests {
         assert_eq!(s.tt.iter().filter(|e| e.flag != 0).count(), filled);
         // The position after the chosen move, white to move, was searched.
         let key = s.pos.hash ^ s.side_key[1];
-        let e = s.tt[s.tt_slot(key)];
-        assert_eq!(e.key, key);
+        let e = s.tt_probe(key).expect("the chosen move's position is kept");
         assert!(e.flag == EXACT || e.depth >= 1, "{:?}", (e.flag, e.depth));
     }
 

@@ -157,6 +157,8 @@ pub(crate) struct Searcher {
     sub_aborted: bool,
     tt: Vec<TtEntry>,
     tt_bits: u32,
+    /// The current search's [`TtEntry::age`].
+    tt_age: u8,
     vcf_bits: u32,
     vcf_tt: Vec<(u64, i8)>,
     vct_tt: Vec<(u64, i8)>,
@@ -187,6 +189,7 @@ impl Searcher {
             sub_aborted: false,
             tt: vec![TtEntry::default(); 1 << TT_BITS_SMALL],
             tt_bits: TT_BITS_SMALL,
+            tt_age: 0,
             vcf_bits: VCF_TT_BITS,
             vcf_tt: vec![(0, 0); 1 << VCF_TT_BITS],
             vct_tt: vec![(0, 0); 1 << VCF_TT_BITS],

@@ -18,6 +18,9 @@ pub(super) struct TtEntry {
     pub depth: i8,
     /// [`EXACT`], [`LOWER`] or [`UPPER`].
     pub flag: u8,
+    /// The search (a count of [`Searcher::think`] calls, wrapping) that
+    /// stored it.
+    pub age: u8,
 }
 
 /// Transposition table size (log2) for small and large budgets.
@@ -81,9 +84,36 @@ impl Searcher {
             + (self.vcf_tt.len() + self.vct_tt.len()) * std::mem::size_of::<(u64, i8)>()
     }
 
-    /// The main table's slot for `key`.
-    pub(super) fn tt_slot(&self, key: u64) -> usize {
-        (key >> (64 - self.tt_bits)) as usize
+    /// The first of the two slots of `key`'s bucket in the main table.
+    fn tt_bucket(&self, key: u64) -> usize {
+        (key >> (64 - self.tt_bits)) as usize & !1
+    }
+
+    /// The main table's entry for `key`, if it holds one.
+    pub(super) fn tt_probe(&self, key: u64) -> Option<TtEntry> {
+        let b = self.tt_bucket(key);
+        self.tt[b..b + 2]
+            .iter()
+            .find(|e| e.key == key && e.flag != 0)
+            .copied()
+    }
+
+    /// Stores `entry` in its bucket: over the same position's entry if the
+    /// bucket holds one, else in the first slot if the entry there is from
+    /// an earlier search or searched no deeper, else in the second slot.
+    /// The first slot keeps the deep results; the second, the recent ones.
+    pub(super) fn tt_store(&mut self, entry: TtEntry) {
+        let b = self.tt_bucket(entry.key);
+        let slot = if self.tt[b].key == entry.key {
+            b
+        } else if self.tt[b + 1].key == entry.key {
+            b + 1
+        } else if self.tt[b].age != entry.age || self.tt[b].depth <= entry.depth {
+            b
+        } else {
+            b + 1
+        };
+        self.tt[slot] = entry;
     }
 
     /// A score as stored: win distances counted from this node.
