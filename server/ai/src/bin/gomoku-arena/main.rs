@@ -19,6 +19,7 @@
 
 mod engine;
 mod harvest;
+mod opening_set;
 mod puzzle_maker;
 
 use std::process::ExitCode;
@@ -27,10 +28,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use engine::Engine;
+use opening_set::openings;
 
 use tabula_ai::Level;
 use tabula_ai::gomoku::{Decision, Limits, choose_with, expert_search, find_vcf, puzzles};
-use tabula_ai::rng::mix;
 use tabula_shared::gomoku::{Board, Gomoku, GomokuConfig, Opening, Outcome, Point, Rule, Stone};
 use tabula_shared::seat::Seat;
 
@@ -64,6 +65,7 @@ struct Args {
     vcf_bench: bool,
     find_vcf: bool,
     harvest: bool,
+    print_openings: bool,
     tactics: bool,
     chain_vcf: Option<usize>,
     replay: Option<String>,
@@ -84,6 +86,7 @@ fn parse_args() -> Result<Args, String> {
         vcf_bench: false,
         find_vcf: false,
         harvest: false,
+        print_openings: false,
         tactics: false,
         chain_vcf: None,
         replay: None,
@@ -114,6 +117,7 @@ fn parse_args() -> Result<Args, String> {
             "--vcf-bench" => args.vcf_bench = true,
             "--find-vcf" => args.find_vcf = true,
             "--harvest" => args.harvest = true,
+            "--print-openings" => args.print_openings = true,
             "--tactics" => args.tactics = true,
             "--chain-vcf" => args.chain_vcf = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--replay" => args.replay = Some(value()?),
@@ -124,7 +128,7 @@ fn parse_args() -> Result<Args, String> {
                     "usage: gomoku-arena [--a LEVEL|pbrain:CMD] [--b LEVEL|pbrain:CMD] \
                      [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
-                     [--size N] [--vcf-bench] [--tactics] [--harvest] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
+                     [--size N] [--vcf-bench] [--tactics] [--harvest] [--print-openings] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
                      [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [-v]"
                         .into(),
                 );
@@ -133,49 +137,6 @@ fn parse_args() -> Result<Args, String> {
         }
     }
     Ok(args)
-}
-
-/// `n` openings of 2 to 4 stones within two points of the centre, kept
-/// when a short Expert search finds them roughly balanced.
-fn openings(n: usize, size: u8, rule: Rule) -> Vec<Vec<Point>> {
-    let c = i32::from(size / 2);
-    let mut out = Vec::new();
-    let mut k = 0u64;
-    while out.len() < n && k < 100_000 {
-        k += 1;
-        let mut r = mix(k);
-        let stones = 2 + (r % 3) as usize;
-        let mut moves: Vec<Point> = Vec::new();
-        while moves.len() < stones {
-            r = mix(r);
-            let p = Point::new(
-                (c + (r % 5) as i32 - 2) as u8,
-                (c + ((r >> 8) % 5) as i32 - 2) as u8,
-            );
-            if !moves.contains(&p) {
-                moves.push(p);
-            }
-        }
-        let mut board = Board::new(size).expect("valid size");
-        for (j, &p) in moves.iter().enumerate() {
-            let s = if j % 2 == 0 {
-                Stone::Black
-            } else {
-                Stone::White
-            };
-            let _ = board.place(p, s);
-        }
-        let to_play = if stones.is_multiple_of(2) {
-            Stone::Black
-        } else {
-            Stone::White
-        };
-        let r = expert_search(&board, to_play, rule, Limits::nodes(3_000), 0);
-        if r.score.abs() < 60 {
-            out.push(moves);
-        }
-    }
-    out
 }
 
 /// How one game went.
@@ -570,6 +531,11 @@ fn main() -> ExitCode {
         replay(&args, moves);
     } else if let Some(n) = args.chain_vcf {
         puzzle_maker::chain_puzzles(n, args.seed, args.openings);
+    } else if args.print_openings {
+        for o in opening_set::generate(args.openings, args.size, args.rule) {
+            let o: Vec<String> = o.iter().map(|p| p.to_string()).collect();
+            println!("{}", o.join(" "));
+        }
     } else if args.harvest {
         harvest::harvest(&openings(args.openings, args.size, args.rule), args.budget);
     } else if args.tactics {
