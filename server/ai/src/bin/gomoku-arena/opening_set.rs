@@ -39,9 +39,9 @@ fn fixed() -> Vec<Vec<Point>> {
         .collect()
 }
 
-/// `n` openings of 2 to 4 stones within two points of the centre, drawn
-/// in a fixed sequence and kept when a 3,000-node Expert search scores
-/// them within 60 units (a third of a logit) of even.
+/// `n` different openings of 2 to 4 stones within two points of the
+/// centre, drawn in a fixed sequence and kept when a 3,000-node Expert
+/// search scores them within 60 units (a third of a logit) of even.
 pub fn generate(n: usize, size: u8, rule: Rule) -> Vec<Vec<Point>> {
     let c = i32::from(size / 2);
     let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub fn generate(n: usize, size: u8, rule: Rule) -> Vec<Vec<Point>> {
             Stone::White
         };
         let r = expert_search(&board, to_play, rule, Limits::nodes(3_000), 0);
-        if r.score.abs() < 60 {
+        if r.score.abs() < 60 && !out.contains(&moves) {
             out.push(moves);
         }
     }
