@@ -430,7 +430,10 @@ mod tests {
         };
         store.save_account(account).await.unwrap();
         store.close().await;
-        let (store, loaded) = Store::open(dir.path(), Duration::ZERO).unwrap();
+        // Reopened with a wait, as a restarting server does: a process that
+        // another test forks at the moment of the close shares the lock
+        // file's descriptor until it execs, and holds the lock till then.
+        let (store, loaded) = Store::open(dir.path(), Duration::from_secs(5)).unwrap();
         let ids: Vec<&str> = loaded.players.iter().map(|p| p.id.as_str()).collect();
         assert_eq!(ids, vec!["p-1"]);
         let bob = store.player_by_token("t-p-2".into()).await.unwrap();
