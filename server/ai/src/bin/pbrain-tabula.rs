@@ -16,7 +16,7 @@
 //! (white).
 //!
 //! Time per move: `min(timeout_turn, time_left / moves_left)` minus a
-//! safety margin (10%, at least 30 ms), where `moves_left` is estimated
+//! safety margin (5%, at least 30 ms), where `moves_left` is estimated
 //! from the empty points.
 
 use std::io::{BufRead, Write};
@@ -111,7 +111,7 @@ impl Engine {
         {
             ms = ms.min(left / moves_left);
         }
-        let margin = (ms / 10).max(30);
+        let margin = (ms / 20).max(30);
         Duration::from_millis(ms.saturating_sub(margin).max(10))
     }
 

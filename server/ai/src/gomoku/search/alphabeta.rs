@@ -44,7 +44,7 @@
 //! the slow threat sequences (an open three leading to a VCF) that a
 //! depth-4 or depth-5 search misses under a short budget.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::table::{
     EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, bits_within,
@@ -61,8 +61,19 @@ const LMR_AFTER: usize = 3;
 const ASPIRATION_FROM: i32 = 5;
 /// The aspiration window's half-width (a quarter of a logit).
 const ASPIRATION: i32 = 50;
+/// The time kept for the safety check at most (it usually needs a few
+/// milliseconds).
+const SAFETY_CHECK_TIME: Duration = Duration::from_millis(40);
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
+
+/// What one pass over the root moves found ([`Searcher::root_pass`]).
+struct RootPass {
+    /// The best move that beat the window's lower bound, and its score.
+    best: Option<(usize, i32)>,
+    /// A move reached the window's upper bound.
+    failed_high: bool,
+}
 
 /// Plies a late quiet move (the `k`-th, from zero) is searched shallower
 /// first when its full depth is `child_depth`: at least one, and leaving
@@ -264,7 +275,8 @@ impl Searcher {
     /// Chooses a move for `me` within `budget`.
     pub fn think(&mut self, me: Color, budget: Budget) -> Thought {
         let start = Instant::now();
-        // The main search gets 9/10 of the budget; the rest is kept for the
+        // The main search gets 9/10 of the node budget and all the time
+        // but the last tenth (at most 40 ms); the rest is kept for the
         // safety check of the chosen move (Expert).
         let (full_nodes, full_deadline) = (
             self.nodes.saturating_add(budget.nodes),
@@ -275,7 +287,9 @@ impl Searcher {
         };
         if self.settings.threat_search {
             self.node_limit = self.nodes.saturating_add(main_share(budget.nodes));
-            self.deadline = budget.time.map(|t| start + t * 9 / 10);
+            self.deadline = budget
+                .time
+                .map(|t| start + t - (t / 10).min(SAFETY_CHECK_TIME));
         } else {
             self.node_limit = full_nodes;
             self.deadline = full_deadline;
@@ -365,8 +379,7 @@ impl Searcher {
         if root.len() <= 1 {
             return best;
         }
-        let opp = 1 - me;
-        let mut last_iteration = std::time::Duration::ZERO;
+        let mut last_iteration = Duration::ZERO;
         for depth in 1..=self.settings.max_depth {
             // Start another iteration while its first move (the best so
             // far, searched first) can likely finish: an unfinished
@@ -387,42 +400,14 @@ impl Searcher {
             } else {
                 full
             };
-            let mut iter_best: Option<(usize, i32)>;
+            let mut iter_best;
             loop {
-                let mut alpha = lo;
-                let beta = hi;
-                iter_best = None;
-                let mut failed_high = false;
-                for (k, slot) in root.iter_mut().enumerate() {
-                    let m = slot.0;
-                    self.pos.make(m, me);
-                    let mut s;
-                    if k == 0 {
-                        s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
-                    } else {
-                        s = -self.pvs(depth - 1, -alpha - 1, -alpha, 1, opp);
-                        if s > alpha && s < beta && !self.stopped {
-                            s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
-                        }
-                    }
-                    self.pos.unmake(m, me);
-                    if self.stopped {
-                        break;
-                    }
-                    slot.1 = s;
-                    if s > alpha {
-                        alpha = s;
-                        iter_best = Some((m, s));
-                    }
-                    if s >= beta {
-                        failed_high = true;
-                        break;
-                    }
-                }
+                let pass = self.root_pass(&mut root, depth, (lo, hi), me);
+                iter_best = pass.best;
                 if self.stopped || (lo, hi) == full {
                     break;
                 }
-                if failed_high {
+                if pass.failed_high {
                     // Search again with this move first.
                     if let Some((m, _)) = iter_best
                         && let Some(at) = root.iter().position(|r| r.0 == m)
@@ -467,6 +452,52 @@ impl Searcher {
             best = self.safety_check(me, best, &root);
         }
         best
+    }
+
+    /// One pass over the root moves at `depth` in the window `(lo, hi)`,
+    /// the first with the full window and the rest with null windows,
+    /// recording each move's score in `root`. Stops at the first move
+    /// that reaches `hi`, or when the budget runs out.
+    fn root_pass(
+        &mut self,
+        root: &mut [(usize, i32)],
+        depth: i32,
+        (lo, hi): (i32, i32),
+        me: Color,
+    ) -> RootPass {
+        let opp = 1 - me;
+        let (mut alpha, beta) = (lo, hi);
+        let mut pass = RootPass {
+            best: None,
+            failed_high: false,
+        };
+        for (k, slot) in root.iter_mut().enumerate() {
+            let m = slot.0;
+            self.pos.make(m, me);
+            let mut s;
+            if k == 0 {
+                s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+            } else {
+                s = -self.pvs(depth - 1, -alpha - 1, -alpha, 1, opp);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.pvs(depth - 1, -beta, -alpha, 1, opp);
+                }
+            }
+            self.pos.unmake(m, me);
+            if self.stopped {
+                break;
+            }
+            slot.1 = s;
+            if s > alpha {
+                alpha = s;
+                pass.best = Some((m, s));
+            }
+            if s >= beta {
+                pass.failed_high = true;
+                break;
+            }
+        }
+        pass
     }
 
     /// Threat search inside the main search, at ply one: the chosen move
