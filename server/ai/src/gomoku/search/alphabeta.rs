@@ -400,28 +400,26 @@ impl Searcher {
             } else {
                 full
             };
-            let mut iter_best;
-            loop {
+            let iter_best = loop {
                 let pass = self.root_pass(&mut root, depth, (lo, hi), me);
-                iter_best = pass.best;
                 if self.stopped || (lo, hi) == full {
-                    break;
+                    break pass.best;
                 }
                 if pass.failed_high {
                     // Search again with this move first.
-                    if let Some((m, _)) = iter_best
+                    if let Some((m, _)) = pass.best
                         && let Some(at) = root.iter().position(|r| r.0 == m)
                     {
                         let r = root.remove(at);
                         root.insert(0, r);
                     }
                     hi = full.1;
-                } else if iter_best.is_none() {
+                } else if pass.best.is_none() {
                     lo = full.0;
                 } else {
-                    break;
+                    break pass.best;
                 }
-            }
+            };
             if let Some((m, s)) = iter_best {
                 // A move that beat the previous best (searched first) is
                 // good even from an unfinished iteration.

@@ -13,9 +13,9 @@
 //!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
-//! 1024 nodes). The Expert's main search gets 9/10 of the nodes, the time
-//! but its last tenth (at most 40 ms), and the
-//! safety check the rest. An iteration starts while the previous one's
+//! 1024 nodes). The Expert's main search gets 9/10 of the nodes and the
+//! time but its last tenth (at most 40 ms); the safety check gets the
+//! rest. An iteration starts while the previous one's
 //! time still fits before the main search's deadline, and every search
 //! stops at its deadline, so a move takes at most the budget plus one
 //! check interval. The hash tables can be capped in bytes
