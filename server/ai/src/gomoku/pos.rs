@@ -137,6 +137,8 @@ pub(crate) struct Pos {
     board: Option<Board>,
     /// Stones placed, in order.
     pub stones: Vec<usize>,
+    /// Threat-search stones on the board ([`Pos::make_threat`]).
+    threat_moves: u32,
 }
 
 impl Pos {
@@ -181,6 +183,7 @@ impl Pos {
                 .then(|| Board::new(board.size()).ok())
                 .flatten(),
             stones: Vec::new(),
+            threat_moves: 0,
         };
         // Keys from scratch for the (wall-only) empty board.
         for i in pos.on_board() {
@@ -242,6 +245,36 @@ impl Pos {
 
     /// Places a stone of colour `c` on the empty cell `i`.
     pub fn make(&mut self, i: usize, c: Color) {
+        debug_assert_eq!(self.threat_moves, 0, "a full move inside a threat search");
+        self.place::<true>(i, c);
+    }
+
+    /// Removes the stone of colour `c` from `i` (the reverse of `make`).
+    pub fn unmake(&mut self, i: usize, c: Color) {
+        self.lift::<true>(i, c);
+    }
+
+    /// [`Pos::make`] for the threat searches (VCF, VCT): keeps the cells,
+    /// hash, neighbourhoods, patterns and pattern counts, and leaves the
+    /// codes, combination counts and evaluation sums as they were. The
+    /// threat searches read only patterns (a cell's code through
+    /// [`Pos::code`], which reads its patterns) and take back every stone
+    /// they place with [`Pos::unmake_threat`], which restores the patterns
+    /// and so makes the untouched codes and sums right again. This halves
+    /// the cost of a threat move.
+    pub fn make_threat(&mut self, i: usize, c: Color) {
+        self.threat_moves += 1;
+        self.place::<false>(i, c);
+    }
+
+    /// Takes back a [`Pos::make_threat`].
+    pub fn unmake_threat(&mut self, i: usize, c: Color) {
+        self.lift::<false>(i, c);
+        self.threat_moves -= 1;
+    }
+
+    /// Places a stone; `FULL` also updates the codes and their sums.
+    fn place<const FULL: bool>(&mut self, i: usize, c: Color) {
         debug_assert_eq!(self.cells[i], EMPTY);
         self.cells[i] = c as u8 + 1;
         self.hash ^= self.zobrist[c][i];
@@ -254,14 +287,14 @@ impl Pos {
         self.update_near(i, true);
         for cc in 0..2 {
             for d in 0..4 {
-                self.set_pat(cc, i, d, DEAD);
+                self.set_pat::<FULL>(cc, i, d, DEAD);
             }
         }
-        self.update_lines(i, c, true);
+        self.update_lines::<FULL>(i, c, true);
     }
 
-    /// Removes the stone of colour `c` from `i` (the reverse of `make`).
-    pub fn unmake(&mut self, i: usize, c: Color) {
+    /// Removes a stone (the reverse of [`Pos::place`]).
+    fn lift<const FULL: bool>(&mut self, i: usize, c: Color) {
         self.cells[i] = EMPTY;
         self.hash ^= self.zobrist[c][i];
         self.stones.pop();
@@ -271,11 +304,11 @@ impl Pos {
             b.remove(Point::new(x as u8, y as u8));
         }
         self.update_near(i, false);
-        self.update_lines(i, c, false);
+        self.update_lines::<FULL>(i, c, false);
         for cc in 0..2 {
             for d in 0..4 {
                 let p = self.tables[cc][self.key(cc, i, d)];
-                self.set_pat(cc, i, d, p);
+                self.set_pat::<FULL>(cc, i, d, p);
             }
         }
     }
@@ -294,13 +327,18 @@ impl Pos {
         }
     }
 
+    /// Sets a (cell, direction) pattern and its count; `FULL` also the
+    /// cell's code and what is summed from it.
     #[inline]
-    fn set_pat(&mut self, c: Color, i: usize, d: usize, p: Pat) {
+    fn set_pat<const FULL: bool>(&mut self, c: Color, i: usize, d: usize, p: Pat) {
         let old = self.pat[c][i][d];
         if old != p {
             self.count[c][usize::from(old)] -= 1;
             self.count[c][usize::from(p)] += 1;
             self.pat[c][i][d] = p;
+            if !FULL {
+                return;
+            }
             // (An overline point turning dead keeps its code: nothing moves.)
             let code = pcode::lookup(self.code_table, &self.pat[c][i]);
             let was = std::mem::replace(&mut self.codes[c][i], code);
@@ -329,7 +367,7 @@ impl Pos {
     /// key and 2 in the other's, so one add updates both keys. Beyond the
     /// first wall a line only meets walls (the padding is five wide), whose
     /// keys are never read.
-    fn update_lines(&mut self, i: usize, c: Color, add: bool) {
+    fn update_lines<const FULL: bool>(&mut self, i: usize, c: Color, add: bool) {
         let digits: u32 = if c == 0 { 1 + (2 << 16) } else { 2 + (1 << 16) };
         for d in 0..4 {
             let off = self.offs[d];
@@ -353,8 +391,8 @@ impl Pos {
                         let key = *key as usize;
                         let p0 = self.tables[0][key & 0xFFFF];
                         let p1 = self.tables[1][key >> 16];
-                        self.set_pat(0, j, d, p0);
-                        self.set_pat(1, j, d, p1);
+                        self.set_pat::<FULL>(0, j, d, p0);
+                        self.set_pat::<FULL>(1, j, d, p1);
                     }
                 }
             }
@@ -429,10 +467,11 @@ impl Pos {
     }
 
     /// The pattern code ([`pcode`]) of cell `i` for colour `c`
-    /// ([`pcode::DEAD`] on an occupied cell).
+    /// ([`pcode::DEAD`] on an occupied cell), read from its patterns so
+    /// that it is right inside a threat search too.
     #[inline]
     pub fn code(&self, c: Color, i: usize) -> u16 {
-        self.codes[c][i]
+        pcode::lookup(self.code_table, &self.pat[c][i])
     }
 
     /// Does colour `c` make a four (or better) in some direction at `i`?
@@ -441,6 +480,15 @@ impl Pos {
         self.pat[c][i]
             .iter()
             .any(|&p| p == B4 || p == F4 || p == FIVE)
+    }
+
+    /// In how many directions colour `c` makes a four (not five) at `i`.
+    #[inline]
+    pub fn fours_at(&self, c: Color, i: usize) -> u32 {
+        self.pat[c][i]
+            .iter()
+            .map(|&p| u32::from(p == B4 || p == F4))
+            .sum()
     }
 
     /// Would a stone of colour `c` on empty cell `i` be illegal (renju black

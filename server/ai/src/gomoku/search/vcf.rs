@@ -76,12 +76,21 @@ impl Searcher {
             }
             cands.push((b, 0));
         } else {
+            // The scan stops once it has met every four direction counted.
+            let mut unseen = fours;
             for k in 0..self.cells.len() {
+                if unseen == 0 {
+                    break;
+                }
                 let i = self.cells[k];
-                if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 || !self.pos.is_four(att, i)
-                {
+                if self.pos.cells[i] != EMPTY {
                     continue;
                 }
+                let n = self.pos.fours_at(att, i);
+                if n == 0 {
+                    continue;
+                }
+                unseen -= n;
                 if self.pos.forbidden(att, i) {
                     continue;
                 }
@@ -101,7 +110,7 @@ impl Searcher {
         self.sub_aborted = false;
         let mut fives = Vec::new();
         for (m, _) in cands {
-            self.pos.make(m, att);
+            self.pos.make_threat(m, att);
             self.pos.five_points_near(att, m, &mut fives);
             let won = match fives.len() {
                 0 => None,
@@ -112,9 +121,9 @@ impl Searcher {
                     } else if self.pos.pat[def][f].contains(&FIVE) {
                         None
                     } else {
-                        self.pos.make(f, def);
+                        self.pos.make_threat(f, def);
                         let r = self.vcf(att, depth - 1);
-                        self.pos.unmake(f, def);
+                        self.pos.unmake_threat(f, def);
                         if r {
                             self.vcf_line.push(f);
                         }
@@ -123,7 +132,7 @@ impl Searcher {
                 }
                 _ => Some(true),
             };
-            self.pos.unmake(m, att);
+            self.pos.unmake_threat(m, att);
             if won == Some(true) {
                 self.vcf_line.push(m);
                 self.sub_aborted |= aborted_before;

@@ -69,9 +69,9 @@ impl Searcher {
                 return None;
             }
             let b = buf[0];
-            self.pos.make(b, att);
+            self.pos.make_threat(b, att);
             let r = self.vct_def(att, depth, limit);
-            self.pos.unmake(b, att);
+            self.pos.unmake_threat(b, att);
             return r.then_some(b);
         }
         let mut cands: Vec<(usize, i32)> = Vec::new();
@@ -96,9 +96,9 @@ impl Searcher {
         self.sub_aborted = false;
         let mut found = None;
         for (m, _) in cands {
-            self.pos.make(m, att);
+            self.pos.make_threat(m, att);
             let r = self.vct_def(att, depth - 1, limit);
-            self.pos.unmake(m, att);
+            self.pos.unmake_threat(m, att);
             if r {
                 found = Some(m);
                 break;
@@ -135,9 +135,9 @@ impl Searcher {
             if self.pos.forbidden(def, f) {
                 return true;
             }
-            self.pos.make(f, def);
+            self.pos.make_threat(f, def);
             let r = self.vct_att(att, depth, limit, false).is_some();
-            self.pos.unmake(f, def);
+            self.pos.unmake_threat(f, def);
             return r;
         }
         let mut defences = Vec::new();
@@ -161,9 +161,9 @@ impl Searcher {
             return false;
         }
         for d in defences {
-            self.pos.make(d, def);
+            self.pos.make_threat(d, def);
             let r = self.vct_att(att, depth, limit, false).is_some();
-            self.pos.unmake(d, def);
+            self.pos.unmake_threat(d, def);
             if !r {
                 return false;
             }
