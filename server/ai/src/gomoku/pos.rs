@@ -570,20 +570,22 @@ mod tests {
         for &(i, c) in &placed {
             board.place(pos.point(i), stone_of(c)).unwrap();
         }
-        let scratch = Pos::from_board(&board, Rule::Freestyle);
-        assert_eq!(scratch.pat, pos.pat);
-        assert_eq!(scratch.combo_count, pos.combo_count);
-        assert_eq!(scratch.code_sum, pos.code_sum);
-        assert_eq!(scratch.codes, pos.codes);
-        assert_eq!(scratch.count, pos.count);
-        assert_eq!(scratch.near, pos.near);
+        assert_same(&Pos::from_board(&board, Rule::Freestyle), &pos);
         for &(i, c) in placed.iter().rev() {
             pos.unmake(i, c);
         }
-        assert_eq!(fresh.pat, pos.pat);
-        assert_eq!(fresh.combo_count, pos.combo_count);
-        assert_eq!(fresh.code_sum, pos.code_sum);
-        assert_eq!(fresh.hash, pos.hash);
+        assert_same(&fresh, &pos);
+    }
+
+    /// Everything the position keeps up to date is the same in `a` and `b`.
+    fn assert_same(a: &Pos, b: &Pos) {
+        assert_eq!(a.pat, b.pat);
+        assert_eq!(a.count, b.count);
+        assert_eq!(a.codes, b.codes);
+        assert_eq!(a.combo_count, b.combo_count);
+        assert_eq!(a.code_sum, b.code_sum);
+        assert_eq!(a.hash, b.hash);
+        assert_eq!(a.near, b.near);
     }
 
     /// Threat-search stones keep the patterns, their counts and the codes
@@ -594,7 +596,7 @@ mod tests {
         let mut rng = Rng::from_state(11);
         let mut board = Board::new(15).unwrap();
         let mut pos = Pos::from_board(&board, Rule::Freestyle);
-        let mut random_empty = |pos: &Pos, rng: &mut Rng| loop {
+        let random_empty = |pos: &Pos, rng: &mut Rng| loop {
             let p = Point::new((rng.next_u64() % 15) as u8, (rng.next_u64() % 15) as u8);
             let i = pos.index(p).unwrap();
             if pos.cells[i] == EMPTY {
@@ -627,13 +629,7 @@ mod tests {
         for &(i, c) in threat.iter().rev() {
             pos.unmake_threat(i, c);
         }
-        assert_eq!(before.pat, pos.pat);
-        assert_eq!(before.count, pos.count);
-        assert_eq!(before.codes, pos.codes);
-        assert_eq!(before.combo_count, pos.combo_count);
-        assert_eq!(before.code_sum, pos.code_sum);
-        assert_eq!(before.hash, pos.hash);
-        assert_eq!(before.near, pos.near);
+        assert_same(&before, &pos);
     }
 
     /// A linear model's code table ([`pcode::weights_of`]) is that model
