@@ -485,6 +485,13 @@ impl Pos {
             .any(|&p| p == B4 || p == F4 || p == FIVE)
     }
 
+    /// How many (empty cell, direction) pairs make a four (not five) for
+    /// colour `c`: zero when it has no four to make.
+    #[inline]
+    pub fn fours_to_make(&self, c: Color) -> u32 {
+        self.count[c][usize::from(B4)] + self.count[c][usize::from(F4)]
+    }
+
     /// In how many directions colour `c` makes a four (not five) at `i`.
     #[inline]
     pub fn fours_at(&self, c: Color, i: usize) -> u32 {

@@ -39,10 +39,17 @@
 //! # Safety check ([`Searcher::safety_check`], Expert)
 //! Threat search inside the main search, at ply one: the move the
 //! alpha-beta search chose is played only if the opponent then has no VCF
-//! (3 000 nodes) and no VCT (depth 6, 10 000 nodes); otherwise the next
-//! root moves are checked the same way (at most four in all). It catches
-//! the slow threat sequences (an open three leading to a VCF) that a
-//! depth-4 or depth-5 search misses under a short budget.
+//! and no VCT (depth 6); otherwise the next root moves are checked the
+//! same way. It catches the slow threat sequences (an open three leading
+//! to a VCF) that the main search's depth misses. Its budget is the
+//! level's [`super::SafetyCheck`]: the Expert's searches are large (30,000
+//! VCF and 400,000 VCT nodes a move, six moves, 15% of the time), the
+//! Advanced's small (3,000 and 10,000, four moves, at most 40 ms).
+//!
+//! # Inner VCF (Expert)
+//! An inner node where the side to move has a four to make first tries a
+//! small VCF ([`super::Settings::inner_vcf`] nodes): a win found there
+//! needs no move generation and no deeper search.
 
 use std::time::{Duration, Instant};
 
@@ -61,9 +68,6 @@ const LMR_AFTER: usize = 3;
 const ASPIRATION_FROM: i32 = 5;
 /// The aspiration window's half-width (a quarter of a logit).
 const ASPIRATION: i32 = 50;
-/// The time kept for the safety check at most (it usually needs a few
-/// milliseconds).
-const SAFETY_CHECK_TIME: Duration = Duration::from_millis(40);
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
 
@@ -116,6 +120,16 @@ impl Searcher {
             && let Some(s) = self.leaf_without_moves(me, depth, ply)
         {
             return s;
+        }
+        if depth >= 1 && self.settings.inner_vcf > 0 && self.pos.fours_to_make(me) > 0 {
+            let saved = (self.sub_limit, self.sub_aborted);
+            self.sub_limit = self.nodes + self.settings.inner_vcf;
+            self.vcf_line.clear();
+            let won = self.vcf(me, 12);
+            (self.sub_limit, self.sub_aborted) = saved;
+            if won {
+                return VCF_WIN - ply;
+            }
         }
         let mut defending_node = true;
         let (mut moves, child_depth) = match self.generate(me) {
@@ -276,8 +290,8 @@ impl Searcher {
     pub fn think(&mut self, me: Color, budget: Budget) -> Thought {
         let start = Instant::now();
         // The main search gets 9/10 of the node budget and all the time
-        // but the last tenth (at most 40 ms); the rest is kept for the
-        // safety check of the chosen move (Expert).
+        // but the safety check's share; the rest is kept for the safety
+        // check of the chosen move.
         let (full_nodes, full_deadline) = (
             self.nodes.saturating_add(budget.nodes),
             budget.time.map(|t| start + t),
@@ -289,7 +303,7 @@ impl Searcher {
             self.node_limit = self.nodes.saturating_add(main_share(budget.nodes));
             self.deadline = budget
                 .time
-                .map(|t| start + t - (t / 10).min(SAFETY_CHECK_TIME));
+                .map(|t| start + t - self.settings.safety.time(t));
         } else {
             self.node_limit = full_nodes;
             self.deadline = full_deadline;
@@ -500,18 +514,21 @@ impl Searcher {
 
     /// Threat search inside the main search, at ply one: the chosen move
     /// is kept only if the opponent has no VCF or VCT after it. Otherwise
-    /// the next moves in the root order are tried (at most four in all);
-    /// when all of them lose to a threat sequence, the search's choice
-    /// stands. Uses what is left of the budget.
+    /// the next moves in the root order are tried (at most
+    /// [`super::SafetyCheck::moves`] in all); when all of them lose to a
+    /// threat sequence, the search's choice stands. Uses what is left of
+    /// the budget.
     fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
         let opp = 1 - me;
         let Some(first) = best.best else { return best };
+        let check = self.settings.safety;
         let mut order = vec![(first, best.score)];
         order.extend(root.iter().copied().filter(|m| m.0 != first));
-        for &(m, score) in order.iter().take(4) {
+        for &(m, score) in order.iter().take(check.moves) {
             self.pos.make(m, me);
             let saved = std::mem::take(&mut self.vcf_line);
-            let lost = self.vcf_root(opp, 30, 3_000) || self.vct_root(opp, 6, 10_000).is_some();
+            let lost = self.vcf_root(opp, 30, check.vcf_nodes)
+                || self.vct_root(opp, 6, check.vct_nodes).is_some();
             self.vcf_line = saved;
             self.pos.unmake(m, me);
             if self.stopped {

@@ -13,9 +13,9 @@
 //!
 //! # Limits
 //! A node limit (fully deterministic) and/or a deadline (checked every
-//! 1024 nodes). The Expert's main search gets 9/10 of the nodes and the
-//! time but its last tenth (at most 40 ms); the safety check gets the
-//! rest. An iteration starts while the previous one's
+//! 1024 nodes). The main search gets 9/10 of the nodes and the time but
+//! the safety check's share ([`SafetyCheck`]: the Expert keeps 15%, the
+//! Advanced a tenth, at most 40 ms); the safety check gets the rest. An iteration starts while the previous one's
 //! time still fits before the main search's deadline, and every search
 //! stops at its deadline, so a move takes at most the budget plus one
 //! check interval. The hash tables can be capped in bytes
@@ -71,6 +71,12 @@ pub(crate) struct Settings {
     pub leaf_vcf: bool,
     /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
+    /// What the safety check may spend (with [`Settings::threat_search`]).
+    pub safety: SafetyCheck,
+    /// Nodes of the VCF tried at every inner node where the side to move
+    /// has a four to make (0: only at the horizon, see
+    /// [`Settings::leaf_vcf`]).
+    pub inner_vcf: u64,
     /// Late quiet moves searched shallower first, and near the leaves not
     /// at all (see [`alphabeta`]).
     pub late_moves: bool,
@@ -83,6 +89,49 @@ pub(crate) struct Settings {
     pub order: MoveOrder,
 }
 
+/// The budget of the safety check of the chosen move (see [`alphabeta`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct SafetyCheck {
+    /// Share of the time budget kept for it, in percent.
+    pub time_percent: u32,
+    /// At most this much time is kept, if set.
+    pub max_time: Option<Duration>,
+    /// Nodes of the opponent's VCF after each move checked.
+    pub vcf_nodes: u64,
+    /// Nodes of the opponent's VCT after each move checked.
+    pub vct_nodes: u64,
+    /// Moves checked at most, the search's choice first.
+    pub moves: usize,
+}
+
+impl SafetyCheck {
+    /// The first Expert's check: a tenth of the time, at most 40 ms; small
+    /// threat searches; four moves.
+    pub const QUICK: SafetyCheck = SafetyCheck {
+        time_percent: 10,
+        max_time: Some(Duration::from_millis(40)),
+        vcf_nodes: 3_000,
+        vct_nodes: 10_000,
+        moves: 4,
+    };
+    /// The Expert's: 15% of the time, threat searches large enough for
+    /// the opponent's slow wins (most VCTs that won games against the
+    /// Expert needed 40,000 to 400,000 nodes), six moves.
+    pub const DEEP: SafetyCheck = SafetyCheck {
+        time_percent: 15,
+        max_time: None,
+        vcf_nodes: 30_000,
+        vct_nodes: 400_000,
+        moves: 6,
+    };
+
+    /// The time kept for the check out of `budget`.
+    pub fn time(&self, budget: Duration) -> Duration {
+        let share = budget * self.time_percent / 100;
+        self.max_time.map_or(share, |m| share.min(m))
+    }
+}
+
 impl Settings {
     /// Casual: depth-2 alpha-beta, no threat search.
     pub const CASUAL: Settings = Settings {
@@ -91,6 +140,8 @@ impl Settings {
         root_width: 12,
         leaf_vcf: false,
         threat_search: false,
+        safety: SafetyCheck::QUICK,
+        inner_vcf: 0,
         late_moves: false,
         keep_tables: false,
         eval: Evaluation::Linear(&PATTERN_SUMS),
@@ -111,15 +162,20 @@ impl Settings {
         root_width: 30,
         leaf_vcf: true,
         threat_search: true,
+        safety: SafetyCheck::QUICK,
+        inner_vcf: 0,
         late_moves: false,
         keep_tables: false,
         eval: Evaluation::Linear(&PATTERN_SUMS),
         order: MoveOrder::HandSet,
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
-    /// and its tables kept between moves.
+    /// its tables kept between moves, a VCF at inner nodes and the deeper
+    /// safety check.
     pub const EXPERT: Settings = Settings {
         late_moves: true,
+        safety: SafetyCheck::DEEP,
+        inner_vcf: 200,
         keep_tables: true,
         eval: Evaluation::CodeTable,
         order: MoveOrder::Fitted,

@@ -8,7 +8,7 @@
 //! cached by Zobrist hash and remaining depth.
 
 use super::Searcher;
-use crate::gomoku::pattern::{B4, F4, FIVE};
+use crate::gomoku::pattern::FIVE;
 use crate::gomoku::pos::{Color, EMPTY, class};
 
 impl Searcher {
@@ -48,7 +48,7 @@ impl Searcher {
                 return true;
             }
         }
-        let fours = self.pos.count[att][usize::from(B4)] + self.pos.count[att][usize::from(F4)];
+        let fours = self.pos.fours_to_make(att);
         if fours == 0 {
             return false;
         }
