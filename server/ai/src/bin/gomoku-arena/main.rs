@@ -17,6 +17,7 @@
 //! cargo run --release -p tabula-ai --bin gomoku-arena -- --vcf-bench
 //! ```
 
+mod audit;
 mod engine;
 mod harvest;
 mod opening_set;
@@ -69,6 +70,7 @@ struct Args {
     tactics: bool,
     chain_vcf: Option<usize>,
     replay: Option<String>,
+    audit: Option<String>,
     seed: u64,
     verbose: bool,
 }
@@ -90,6 +92,7 @@ fn parse_args() -> Result<Args, String> {
         tactics: false,
         chain_vcf: None,
         replay: None,
+        audit: None,
         seed: 1,
         verbose: false,
     };
@@ -121,6 +124,7 @@ fn parse_args() -> Result<Args, String> {
             "--tactics" => args.tactics = true,
             "--chain-vcf" => args.chain_vcf = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--replay" => args.replay = Some(value()?),
+            "--audit" => args.audit = Some(value()?),
             "--seed" => args.seed = value()?.parse().map_err(|e| format!("{e}"))?,
             "--verbose" | "-v" => args.verbose = true,
             "--help" | "-h" => {
@@ -129,7 +133,7 @@ fn parse_args() -> Result<Args, String> {
                      [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
                      [--size N] [--vcf-bench] [--tactics] [--harvest] [--print-openings] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
-                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [-v]"
+                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [--audit LOG] [-v]"
                         .into(),
                 );
             }
@@ -529,6 +533,13 @@ fn main() -> ExitCode {
     };
     if let Some(moves) = &args.replay {
         replay(&args, moves);
+    } else if let Some(log) = &args.audit {
+        audit::audit(
+            log,
+            &openings(args.openings, args.size, args.rule),
+            args.size,
+            args.rule,
+        );
     } else if let Some(n) = args.chain_vcf {
         puzzle_maker::chain_puzzles(n, args.seed, args.openings);
     } else if args.print_openings {
