@@ -68,6 +68,8 @@ const LMR_AFTER: usize = 3;
 const ASPIRATION_FROM: i32 = 5;
 /// The aspiration window's half-width (a quarter of a logit).
 const ASPIRATION: i32 = 50;
+/// Nodes of the VCF at the horizon (Expert and Advanced).
+const LEAF_VCF_NODES: u64 = 300;
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
 
@@ -121,15 +123,12 @@ impl Searcher {
         {
             return s;
         }
-        if depth >= 1 && self.settings.inner_vcf > 0 && self.pos.fours_to_make(me) > 0 {
-            let saved = (self.sub_limit, self.sub_aborted);
-            self.sub_limit = self.nodes + self.settings.inner_vcf;
-            self.vcf_line.clear();
-            let won = self.vcf(me, 12);
-            (self.sub_limit, self.sub_aborted) = saved;
-            if won {
-                return VCF_WIN - ply;
-            }
+        if depth >= 1
+            && self.settings.inner_vcf > 0
+            && self.pos.fours_to_make(me) > 0
+            && self.short_vcf(me, self.settings.inner_vcf)
+        {
+            return VCF_WIN - ply;
         }
         let mut defending_node = true;
         let (mut moves, child_depth) = match self.generate(me) {
@@ -273,17 +272,22 @@ impl Searcher {
     /// the side to move has a short VCF there (Expert, when it is not
     /// defending), otherwise the static evaluation.
     fn horizon_value(&mut self, me: Color, defending: bool, ply: i32) -> i32 {
-        if self.settings.leaf_vcf && !defending {
-            let saved = (self.sub_limit, self.sub_aborted);
-            self.sub_limit = self.nodes + 300;
-            self.vcf_line.clear();
-            let won = self.vcf(me, 12);
-            (self.sub_limit, self.sub_aborted) = saved;
-            if won {
-                return VCF_WIN - ply;
-            }
+        if self.settings.leaf_vcf && !defending && self.short_vcf(me, LEAF_VCF_NODES) {
+            return VCF_WIN - ply;
         }
         self.pos.eval(me, self.settings.eval)
+    }
+
+    /// Does `me` (to move) win by a VCF of at most 12 fours within
+    /// `nodes`? A search inside the main search: the threat searches'
+    /// own limit is left as it was.
+    fn short_vcf(&mut self, me: Color, nodes: u64) -> bool {
+        let saved = (self.sub_limit, self.sub_aborted);
+        self.sub_limit = self.nodes + nodes;
+        self.vcf_line.clear();
+        let won = self.vcf(me, 12);
+        (self.sub_limit, self.sub_aborted) = saved;
+        won
     }
 
     /// Chooses a move for `me` within `budget`.
