@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use tabula_shared::protocol::{ClientMessage, ErrorCode, PlayerAction, ServerMessage};
+use tabula_shared::protocol::{ClientMessage, ErrorCode, PlayerAction, ServerFrame, ServerMessage};
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{mpsc, oneshot};
 
@@ -131,5 +131,106 @@ impl RoomHandle {
     /// Whether the room has stopped.
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+}
+
+/// Answers what is still queued for a room's actor (or a proxy) that stops,
+/// and refuses what comes later: every request queued gets the `busy`
+/// refusal of a stopped room (its client tries again and finds the room
+/// where it runs now, or finds it gone), and a queued shutdown is
+/// acknowledged. Without this, a request queued just before the stop would
+/// never be answered.
+pub fn refuse_queued(rx: &mut mpsc::Receiver<RoomCommand>) {
+    rx.close();
+    while let Ok(command) = rx.try_recv() {
+        match command {
+            RoomCommand::Request { caller, .. } => {
+                let frame = ServerFrame {
+                    request_id: caller.request_id,
+                    message: Undelivered::Closed.refusal(),
+                };
+                let _ = caller.tx.send_text(&frame.encode());
+            }
+            RoomCommand::Shutdown { done } => {
+                let _ = done.send(());
+            }
+            RoomCommand::Disconnected { .. }
+            | RoomCommand::AiMove { .. }
+            | RoomCommand::Release => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+    use super::*;
+    use crate::outlet::{Relay, SendError};
+
+    /// An outlet's far end that keeps the frames sent to it.
+    #[derive(Default)]
+    struct Frames(Mutex<Vec<String>>);
+
+    impl Relay for Frames {
+        fn send_text(&self, text: &str) -> Result<(), SendError> {
+            self.0.lock().expect("frames").push(text.to_string());
+            Ok(())
+        }
+        fn close(&self, _code: CloseCode, _reason: String) {}
+    }
+
+    #[test]
+    fn a_stopping_room_answers_every_request_still_queued() {
+        let (handle, mut rx) = RoomHandle::channel(8);
+        let frames = Arc::new(Frames::default());
+        for id in 1..=2 {
+            let caller = Caller {
+                conn: id,
+                tx: Outlet::relay(frames.clone()),
+                identity: Arc::new(Identity {
+                    id: format!("p-{id}"),
+                    token: format!("t-{id}"),
+                    name: format!("Player {id}"),
+                    registered: false,
+                    bot: false,
+                }),
+                request_id: Some(id),
+            };
+            let message = ClientMessage::Sync {
+                room_id: "r-1".into(),
+            };
+            assert!(
+                handle
+                    .try_send(RoomCommand::Request { caller, message })
+                    .is_ok()
+            );
+        }
+        let (done, mut acknowledged) = oneshot::channel();
+        assert!(handle.try_send(RoomCommand::Shutdown { done }).is_ok());
+
+        refuse_queued(&mut rx);
+
+        let answers: Vec<serde_json::Value> = frames
+            .0
+            .lock()
+            .expect("frames")
+            .iter()
+            .map(|text| serde_json::from_str(text).expect("JSON"))
+            .collect();
+        assert_eq!(answers.len(), 2, "{answers:?}");
+        for (answer, id) in answers.iter().zip(1..) {
+            assert_eq!(answer["request_id"], id, "{answer}");
+            assert_eq!(answer["code"], "busy", "{answer}");
+            assert!(answer["retry_after_ms"].as_u64().is_some(), "{answer}");
+        }
+        assert!(
+            acknowledged.try_recv().is_ok(),
+            "the shutdown is acknowledged"
+        );
+        let late = RoomCommand::Disconnected { conn: 3 };
+        assert_eq!(handle.try_send(late).err(), Some(Undelivered::Closed));
     }
 }

@@ -16,7 +16,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::Cluster;
 use super::wire::{NodeId, ToNode};
-use crate::handle::{Caller, ConnId, RoomCommand, RoomHandle};
+use crate::handle::{Caller, ConnId, RoomCommand, RoomHandle, refuse_queued};
 use crate::outlet::Outlet;
 
 /// A running proxy, as the cluster keeps it.
@@ -67,6 +67,7 @@ async fn run(
                         outlet.close(CloseCode::Restart, reason);
                     }
                 }
+                refuse_queued(&mut rx);
                 return;
             }
             command = rx.recv() => command,

@@ -49,7 +49,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::engines::EnginePlayer;
-use crate::handle::{ConnId, RoomCommand, RoomHandle};
+use crate::handle::{ConnId, RoomCommand, RoomHandle, refuse_queued};
 use crate::identity::Identity;
 use crate::registry::Shared;
 use crate::wall_clock::now_ms;
@@ -432,11 +432,13 @@ impl Room {
                     if self.shared.cluster.is_some() {
                         self.close_members("the server is restarting; reconnect");
                     }
+                    refuse_queued(&mut self.rx);
                     return;
                 }
                 RoomCommand::Release => {
                     self.shared.lobby.release(&self.id);
                     self.close_members("this room moved to another server; reconnect");
+                    refuse_queued(&mut self.rx);
                     return;
                 }
             }
@@ -448,6 +450,7 @@ impl Room {
             }
         }
         self.close().await;
+        refuse_queued(&mut self.rx);
     }
 
     /// Waiting, playing or finished.
