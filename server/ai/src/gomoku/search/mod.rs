@@ -15,12 +15,12 @@
 //! A node limit (fully deterministic) and/or a deadline (checked every
 //! 1024 nodes). The main search gets 9/10 of the nodes and the time but
 //! the safety check's share ([`SafetyCheck`]: the Expert keeps 15%, the
-//! Advanced a tenth, at most 40 ms); the safety check gets the rest. An iteration starts while the previous one's
-//! time still fits before the main search's deadline, and every search
-//! stops at its deadline, so a move takes at most the budget plus one
-//! check interval. The hash tables can be capped in bytes
-//! ([`Budget::memory`]; the main table gets 3/4, the VCF and VCT tables
-//! 1/8 each, rounded down to powers of two).
+//! Advanced a tenth, at most 40 ms); the safety check gets the rest. An
+//! iteration starts while the previous one's time still fits before the
+//! main search's deadline, and every search stops at its deadline, so a
+//! move takes at most the budget plus one check interval. The hash tables
+//! can be capped in bytes ([`Budget::memory`]; the main table gets 3/4,
+//! the VCF and VCT tables 1/8 each, rounded down to powers of two).
 
 mod alphabeta;
 mod kept;
