@@ -269,8 +269,9 @@ impl Searcher {
     }
 
     /// The value of a horizon node that is not searched further: a win if
-    /// the side to move has a short VCF there (Expert, when it is not
-    /// defending), otherwise the static evaluation.
+    /// the side to move has a short VCF there (with
+    /// [`super::Settings::leaf_vcf`], when it is not defending), otherwise
+    /// the static evaluation.
     fn horizon_value(&mut self, me: Color, defending: bool, ply: i32) -> i32 {
         if self.settings.leaf_vcf && !defending && self.short_vcf(me, LEAF_VCF_NODES) {
             return VCF_WIN - ply;

@@ -105,7 +105,7 @@ pub(crate) struct SafetyCheck {
 }
 
 impl SafetyCheck {
-    /// The first Expert's check: a tenth of the time, at most 40 ms; small
+    /// The Advanced's check: a tenth of the time, at most 40 ms; small
     /// threat searches; four moves.
     pub const QUICK: SafetyCheck = SafetyCheck {
         time_percent: 10,
