@@ -8,7 +8,10 @@
 //! smallest threat search that finds the win: the budget A's safety check
 //! would have needed to see that its move lost (`-` when the win is
 //! deeper than the audit looks, i.e. the game was lost before in a way
-//! no threat search shows).
+//! no threat search shows). It then plays every other move A had there
+//! (every empty point within two of a stone) and counts those after
+//! which the winner has no such threat win: whether A's move was the
+//! mistake, or the game was already lost to threats whatever A played.
 
 use tabula_ai::gomoku::{find_vcf, find_vct};
 use tabula_shared::gomoku::{Board, Point, Rule, Stone};
@@ -43,6 +46,37 @@ fn threat_win(
 ) -> bool {
     find_vcf(board, attacker, rule, vcf).is_some()
         || find_vct(board, attacker, rule, depth, vct).is_some()
+}
+
+/// A's moves at `board` (every empty point within two steps of a stone)
+/// after which `winner` has no threat win by the audit's own search.
+fn safe_moves(board: &Board, loser: Stone, rule: Rule) -> (Vec<Point>, usize) {
+    let n = board.size();
+    let near = |p: Point| {
+        board.stones().any(|(q, _)| {
+            (i16::from(q.x) - i16::from(p.x)).abs() <= 2
+                && (i16::from(q.y) - i16::from(p.y)).abs() <= 2
+        })
+    };
+    let mut safe = Vec::new();
+    let mut tried = 0;
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x, y);
+            if board.get(p).is_some() || !near(p) {
+                continue;
+            }
+            let mut after = board.clone();
+            if after.place(p, loser).is_err() {
+                continue;
+            }
+            tried += 1;
+            if !threat_win(&after, loser.opponent(), rule, DEEP) {
+                safe.push(p);
+            }
+        }
+    }
+    (safe, tried)
 }
 
 /// The games A lost in `log`, with the openings' lengths from `openings`.
@@ -84,6 +118,7 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
     };
     let games = lost_games(&log, openings, size);
     let mut tally: Vec<(String, usize)> = Vec::new();
+    let mut without_safe_move = 0;
     for (g, game) in games.iter().enumerate() {
         let mut board = Board::new(size).expect("valid size");
         let loser = if game.moves.len() % 2 == 1 {
@@ -122,12 +157,31 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
             },
         );
         match found {
-            Some(k) => println!(
-                "game {g}: {} plies, lost after ply {} ({}), the winner's threat win needs {needed}",
-                game.moves.len(),
-                k + 1,
-                game.moves[k]
-            ),
+            Some(k) => {
+                let mut before = Board::new(size).expect("valid size");
+                for (j, &p) in game.moves[..k].iter().enumerate() {
+                    let stone = if j % 2 == 0 {
+                        Stone::Black
+                    } else {
+                        Stone::White
+                    };
+                    let _ = before.place(p, stone);
+                }
+                let (safe, tried) = safe_moves(&before, loser, rule);
+                if safe.is_empty() {
+                    without_safe_move += 1;
+                }
+                let shown: Vec<String> = safe.iter().take(6).map(|p| p.to_string()).collect();
+                println!(
+                    "game {g}: {} plies, lost after ply {} ({}), the winner's threat win needs {needed}; \
+                     A's moves there without one: {} of {tried} [{}]",
+                    game.moves.len(),
+                    k + 1,
+                    game.moves[k],
+                    safe.len(),
+                    shown.join(" ")
+                )
+            }
             None => println!(
                 "game {g}: {} plies, no threat win after A's moves",
                 game.moves.len()
@@ -142,4 +196,7 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
     for (needed, n) in tally {
         println!("  {n:>3}  {needed}");
     }
+    println!(
+        "  {without_safe_move:>3}  lost whatever A played at that point (no move leaves the winner without a threat win)"
+    );
 }
