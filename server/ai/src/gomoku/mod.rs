@@ -97,7 +97,7 @@ pub struct Limits {
     /// Node limit per decision.
     pub nodes: Option<u64>,
     /// Bytes the Expert's hash tables may use (None: the defaults, about
-    /// 13 MB for long searches). Tables shrink to powers of two that fit,
+    /// 46 MB for long searches). Tables shrink to powers of two that fit,
     /// down to a floor of a few kilobytes.
     pub memory: Option<usize>,
 }

@@ -54,7 +54,8 @@
 use std::time::{Duration, Instant};
 
 use super::table::{
-    EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, bits_within,
+    EXACT, LOWER, NO_MOVE, TT_BITS_LARGE, TT_BITS_SMALL, TtEntry, UPPER, VCF_TT_BITS,
+    VCF_TT_BITS_LARGE, bits_within,
 };
 use super::{Budget, Node, Searcher, Thought, VCF_WIN, WIN, WIN_THRESHOLD};
 use crate::gomoku::eval::combo;
@@ -329,7 +330,12 @@ impl Searcher {
             self.tt_bits = bits;
             self.tt = vec![TtEntry::default(); 1 << bits];
         }
-        self.limit_memory(budget.memory);
+        let vcf_bits = if budget.nodes > 200_000 && self.settings.threat_search {
+            VCF_TT_BITS_LARGE
+        } else {
+            VCF_TT_BITS
+        };
+        self.limit_memory(vcf_bits, budget.memory);
         let done = |best, score| Thought {
             best: Some(best),
             score,

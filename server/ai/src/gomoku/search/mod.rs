@@ -18,9 +18,12 @@
 //! Advanced a tenth, at most 40 ms); the safety check gets the rest. An
 //! iteration starts while the previous one's time still fits before the
 //! main search's deadline, and every search stops at its deadline, so a
-//! move takes at most the budget plus one check interval. The hash tables
-//! can be capped in bytes ([`Budget::memory`]; the main table gets 3/4,
-//! the VCF and VCT tables 1/8 each, rounded down to powers of two).
+//! move takes at most the budget plus one check interval. A large budget
+//! (over 200,000 nodes, or a clock) gets the large tables: 2^19 main
+//! entries and, for a threat-searching level, 2^20 VCF and VCT entries
+//! (32 MB). The hash tables can be capped in bytes ([`Budget::memory`];
+//! the main table gets 3/4, the VCF and VCT tables 1/8 each, rounded down
+//! to powers of two).
 
 mod alphabeta;
 mod kept;

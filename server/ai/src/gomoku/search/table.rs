@@ -27,8 +27,12 @@ pub(super) struct TtEntry {
 pub(super) const TT_BITS_SMALL: u32 = 12;
 /// See [`TT_BITS_SMALL`].
 pub(super) const TT_BITS_LARGE: u32 = 19;
-/// The VCF and VCT tables' size (log2).
+/// The VCF and VCT tables' size (log2) for small budgets.
 pub(super) const VCF_TT_BITS: u32 = 15;
+/// The VCF and VCT tables' size (log2) for the large budgets of a
+/// threat-searching level: its searches visit millions of threat nodes a
+/// move, and a table of 2^15 failures kept few of them.
+pub(super) const VCF_TT_BITS_LARGE: u32 = 20;
 /// Smallest table size (log2) under a memory limit.
 const TT_BITS_MIN: u32 = 8;
 
@@ -53,12 +57,13 @@ pub(super) const UPPER: u8 = 3;
 pub(super) const NO_MOVE: u32 = u32::MAX;
 
 impl Searcher {
-    /// Sizes the hash tables to fit in `bytes` (None: the defaults).
-    pub fn limit_memory(&mut self, bytes: Option<usize>) {
+    /// Sizes the hash tables to fit in `bytes` (None: the main table as
+    /// it is, the threat-search tables at `2^vcf_bits` entries).
+    pub fn limit_memory(&mut self, vcf_bits: u32, bytes: Option<usize>) {
         // A quarter for the two threat-search tables, the rest for the
         // main table.
         let vcf = bits_within(
-            VCF_TT_BITS,
+            vcf_bits,
             2 * std::mem::size_of::<(u64, i8)>(),
             bytes.map(|b| b / 4),
         );
