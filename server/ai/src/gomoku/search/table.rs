@@ -31,7 +31,7 @@ pub(super) const TT_BITS_LARGE: u32 = 19;
 pub(super) const VCF_TT_BITS: u32 = 15;
 /// The VCF and VCT tables' size (log2) for the large budgets of a
 /// threat-searching level: its searches visit millions of threat nodes a
-/// move, and a table of 2^15 failures kept few of them.
+/// move, far more than 2^15 entries hold.
 pub(super) const VCF_TT_BITS_LARGE: u32 = 20;
 /// Smallest table size (log2) under a memory limit.
 const TT_BITS_MIN: u32 = 8;
