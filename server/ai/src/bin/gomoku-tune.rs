@@ -222,9 +222,10 @@ fn main() -> ExitCode {
     );
     println!("{weights:?}");
     if let Some(path) = &codes_out {
-        // Every quiet position has some live code: none means a file
-        // saved before the codes were recorded.
-        if samples.is_empty() || samples.iter().any(|s| s.codes.is_empty()) {
+        // Quiet positions have live codes (all dead only on a board
+        // filled without a winner): none anywhere means a file saved
+        // before the codes were recorded.
+        if samples.iter().all(|s| s.codes.is_empty()) {
             eprintln!("no positions with code counts to fit the code table to");
             return ExitCode::FAILURE;
         }
