@@ -134,16 +134,17 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
             } else {
                 Stone::White
             };
+            let before = board.clone();
             if board.place(p, stone).is_err() {
                 eprintln!("game {g}: illegal move {p}");
                 break;
             }
             if stone == loser && k >= game.opening && threat_win(&board, winner, rule, DEEP) {
-                found = Some(k);
+                found = Some((k, before));
                 break;
             }
         }
-        let needed = found.map_or_else(
+        let needed = found.as_ref().map_or_else(
             || "-".to_string(),
             |_| {
                 STEPS
@@ -157,16 +158,7 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
             },
         );
         match found {
-            Some(k) => {
-                let mut before = Board::new(size).expect("valid size");
-                for (j, &p) in game.moves[..k].iter().enumerate() {
-                    let stone = if j % 2 == 0 {
-                        Stone::Black
-                    } else {
-                        Stone::White
-                    };
-                    let _ = before.place(p, stone);
-                }
+            Some((k, before)) => {
                 let (safe, tried) = safe_moves(&before, loser, rule);
                 if safe.is_empty() {
                     without_safe_move += 1;
