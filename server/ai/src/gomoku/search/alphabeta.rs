@@ -69,8 +69,6 @@ const LMR_AFTER: usize = 3;
 const ASPIRATION_FROM: i32 = 5;
 /// The aspiration window's half-width (a quarter of a logit).
 const ASPIRATION: i32 = 50;
-/// Nodes of the VCF at the horizon (Expert and Advanced).
-const LEAF_VCF_NODES: u64 = 300;
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
 
@@ -274,7 +272,8 @@ impl Searcher {
     /// [`super::Settings::leaf_vcf`], when it is not defending), otherwise
     /// the static evaluation.
     fn horizon_value(&mut self, me: Color, defending: bool, ply: i32) -> i32 {
-        if self.settings.leaf_vcf && !defending && self.short_vcf(me, LEAF_VCF_NODES) {
+        if self.settings.leaf_vcf && !defending && self.short_vcf(me, self.settings.leaf_vcf_nodes)
+        {
             return VCF_WIN - ply;
         }
         self.pos.eval(me, self.settings.eval)

@@ -72,6 +72,8 @@ pub(crate) struct Settings {
     /// At the horizon: a VCF for the side to move, and under an open three
     /// the defences searched two more plies (threat quiescence).
     pub leaf_vcf: bool,
+    /// Nodes of that VCF at the horizon.
+    pub leaf_vcf_nodes: u64,
     /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
     /// What the safety check may spend (with [`Settings::threat_search`]).
@@ -142,6 +144,7 @@ impl Settings {
         width: 8,
         root_width: 12,
         leaf_vcf: false,
+        leaf_vcf_nodes: 0,
         threat_search: false,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -164,6 +167,7 @@ impl Settings {
         width: 14,
         root_width: 30,
         leaf_vcf: true,
+        leaf_vcf_nodes: 300,
         threat_search: true,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -173,9 +177,11 @@ impl Settings {
         order: MoveOrder::HandSet,
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
-    /// its tables kept between moves, a VCF at inner nodes and the deeper
+    /// its tables kept between moves, a VCF at inner nodes, a smaller VCF
+    /// at the horizon (it reaches many more horizon nodes) and the deeper
     /// safety check.
     pub const EXPERT: Settings = Settings {
+        leaf_vcf_nodes: 100,
         late_moves: true,
         safety: SafetyCheck::DEEP,
         inner_vcf: 200,
