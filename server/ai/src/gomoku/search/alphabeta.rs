@@ -315,7 +315,10 @@ impl Searcher {
         }
         self.stopped = false;
         self.tt_age = self.tt_age.wrapping_add(1);
-        let bits = if budget.nodes > 200_000 {
+        // A clock (node budget unlimited) or a large node budget gets the
+        // large tables.
+        let large = budget.nodes > 200_000;
+        let bits = if large {
             TT_BITS_LARGE
         } else {
             TT_BITS_SMALL + 2
@@ -329,7 +332,7 @@ impl Searcher {
             self.tt_bits = bits;
             self.tt = vec![TtEntry::default(); 1 << bits];
         }
-        let vcf_bits = if budget.nodes > 200_000 && self.settings.threat_search {
+        let vcf_bits = if large && self.settings.threat_search {
             VCF_TT_BITS_LARGE
         } else {
             VCF_TT_BITS

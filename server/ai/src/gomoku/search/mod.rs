@@ -178,7 +178,7 @@ impl Settings {
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
     /// its tables kept between moves, a VCF at inner nodes, a smaller VCF
-    /// at the horizon (it reaches many more horizon nodes) and the deeper
+    /// at the horizon (measured stronger, docs/AI.md) and the deeper
     /// safety check.
     pub const EXPERT: Settings = Settings {
         leaf_vcf_nodes: 100,
