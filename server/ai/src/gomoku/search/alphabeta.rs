@@ -43,8 +43,15 @@
 //! same way. It catches the slow threat sequences (an open three leading
 //! to a VCF) that the main search's depth misses. Its budget is the
 //! level's [`super::SafetyCheck`]: the Expert's searches are large (30,000
-//! VCF and 400,000 VCT nodes a move, six moves, 15% of the time), the
-//! Advanced's small (3,000 and 10,000, four moves, at most 40 ms).
+//! VCF and 400,000 VCT nodes a move, six moves), the Advanced's small
+//! (3,000 and 10,000, four moves, at most 40 ms).
+//!
+//! The Expert also checks during the search: from the third iteration,
+//! each iteration's choice not checked before (each check within 15% of
+//! the time). A move that loses leaves the root and the depth is searched
+//! again, so the search goes on to choose among the moves that do not
+//! lose; the final check, with the last 5% of the time, mostly finds its
+//! move already checked.
 //!
 //! # Inner VCF (Expert)
 //! An inner node where the side to move has a four to make first tries a
@@ -314,6 +321,7 @@ impl Searcher {
             self.deadline = full_deadline;
         }
         self.stopped = false;
+        self.refuted.clear();
         self.tt_age = self.tt_age.wrapping_add(1);
         // A clock (node budget unlimited) or a large node budget gets the
         // large tables.
@@ -407,7 +415,10 @@ impl Searcher {
             return best;
         }
         let mut last_iteration = Duration::ZERO;
-        for depth in 1..=self.settings.max_depth {
+        let mut verdicts: Vec<(usize, Verdict)> = Vec::new();
+        let mut depth = 0;
+        while depth < self.settings.max_depth {
+            depth += 1;
             // Start another iteration while its first move (the best so
             // far, searched first) can likely finish: an unfinished
             // iteration still counts a move that beat the previous best.
@@ -469,12 +480,38 @@ impl Searcher {
             if best.score.abs() > WIN_THRESHOLD {
                 break;
             }
+            // The check during the search (Expert): the iteration's
+            // choice is checked for the opponent's threat wins; a move
+            // that loses leaves the root and the depth is searched again.
+            if self.settings.threat_search
+                && self.settings.safety.during_search_from <= depth
+                && root.len() > 1
+                && let Some(m) = best.best
+                && !verdicts.iter().any(|v| v.0 == m)
+            {
+                let verdict = self.check_during_search(me, m, budget.time);
+                if verdict != Verdict::Unknown || !self.stopped {
+                    verdicts.push((m, verdict));
+                }
+                if self.stopped {
+                    break;
+                }
+                if verdict == Verdict::Loses {
+                    self.refuted.push(m);
+                    root.retain(|r| r.0 != m);
+                    best.best = root.first().map(|r| r.0);
+                    if root.len() <= 1 {
+                        break;
+                    }
+                    depth -= 1;
+                }
+            }
         }
         if self.settings.threat_search && best.score.abs() <= WIN_THRESHOLD {
             self.stopped = false;
             self.node_limit = full_nodes;
             self.deadline = full_deadline;
-            best = self.safety_check(me, best, &root);
+            best = self.safety_check(me, best, &root, &verdicts);
         }
         best
     }
@@ -531,23 +568,27 @@ impl Searcher {
     /// [`super::SafetyCheck::moves`] in all); when all of them lose to a
     /// threat sequence, the search's choice stands. Uses what is left of
     /// the budget.
-    fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
-        let opp = 1 - me;
+    fn safety_check(
+        &mut self,
+        me: Color,
+        best: Thought,
+        root: &[(usize, i32)],
+        verdicts: &[(usize, Verdict)],
+    ) -> Thought {
         let Some(first) = best.best else { return best };
         let check = self.settings.safety;
         let mut order = vec![(first, best.score)];
         order.extend(root.iter().copied().filter(|m| m.0 != first));
         for &(m, score) in order.iter().take(check.moves) {
-            self.pos.make(m, me);
-            let saved = std::mem::take(&mut self.vcf_line);
-            let lost = self.vcf_root(opp, 30, check.vcf_nodes)
-                || self.vct_root(opp, 6, check.vct_nodes).is_some();
-            self.vcf_line = saved;
-            self.pos.unmake(m, me);
-            if self.stopped {
+            let known = verdicts.iter().find(|v| v.0 == m).map(|v| v.1);
+            let verdict = match known {
+                Some(Verdict::Safe) | Some(Verdict::Loses) => known.unwrap(),
+                _ => self.check_move(me, m),
+            };
+            if verdict == Verdict::Unknown {
                 break;
             }
-            if !lost {
+            if verdict == Verdict::Safe {
                 return Thought {
                     best: Some(m),
                     score: if m == first { best.score } else { score },
@@ -558,6 +599,57 @@ impl Searcher {
         self.stopped = false;
         best
     }
+
+    /// [`Searcher::check_move`] during the main search, within
+    /// [`super::SafetyCheck::during_search_percent`] of the `time` budget
+    /// and the main search's own limits. Afterwards the searcher is
+    /// stopped only if the main search's limits are reached.
+    fn check_during_search(&mut self, me: Color, m: usize, time: Option<Duration>) -> Verdict {
+        let main_deadline = self.deadline;
+        let cap =
+            time.map(|t| Instant::now() + t * self.settings.safety.during_search_percent / 100);
+        self.deadline = match (main_deadline, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        let verdict = self.check_move(me, m);
+        self.deadline = main_deadline;
+        self.stopped =
+            self.nodes >= self.node_limit || main_deadline.is_some_and(|d| Instant::now() >= d);
+        verdict
+    }
+
+    /// Does the opponent have a VCF or a VCT after `me` plays `m`, within
+    /// the safety check's node limits? [`Verdict::Unknown`] when the
+    /// budget stopped the searches.
+    fn check_move(&mut self, me: Color, m: usize) -> Verdict {
+        let opp = 1 - me;
+        let check = self.settings.safety;
+        self.pos.make(m, me);
+        let saved = std::mem::take(&mut self.vcf_line);
+        let lost = self.vcf_root(opp, 30, check.vcf_nodes)
+            || self.vct_root(opp, 6, check.vct_nodes).is_some();
+        self.vcf_line = saved;
+        self.pos.unmake(m, me);
+        if self.stopped {
+            Verdict::Unknown
+        } else if lost {
+            Verdict::Loses
+        } else {
+            Verdict::Safe
+        }
+    }
+}
+
+/// What the safety check found for one root move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// The opponent has no threat win after it (within the check's nodes).
+    Safe,
+    /// The opponent has a VCF or a VCT after it.
+    Loses,
+    /// The check was stopped by the budget.
+    Unknown,
 }
 
 #[cfg(test)]
@@ -630,5 +722,42 @@ mod tests {
             kinds.iter().all(|&k| k > 5),
             "every kind of node was seen: {kinds:?}"
         );
+    }
+
+    /// On the tactics suite's defences, the check during the search takes
+    /// out root moves after which the opponent has a threat win, and the
+    /// search then chooses among the others.
+    #[test]
+    fn the_check_during_the_search_takes_out_losing_moves() {
+        use crate::gomoku::pos::{color_of, stone_of};
+        use crate::gomoku::tactics::{Task, tactics, threat_win};
+        let budget = Budget {
+            nodes: 400_000,
+            time: None,
+            memory: None,
+        };
+        let mut refuted = 0;
+        for t in tactics().into_iter().filter(|t| t.task == Task::Defend) {
+            let mut s = Searcher::new(
+                Pos::from_board(&t.board, Rule::Freestyle),
+                Settings::EXPERT,
+                1,
+            );
+            let me = color_of(t.to_move);
+            let chosen = s.think(me, budget).best;
+            for &m in &s.refuted {
+                assert_ne!(Some(m), chosen, "{}: a refuted move was played", t.name);
+                let mut after = t.board.clone();
+                after.place(s.pos.point(m), stone_of(me)).unwrap();
+                assert!(
+                    threat_win(&after, t.to_move.opponent(), Rule::Freestyle, 400_000),
+                    "{}: {:?} was refuted, yet the opponent has no threat win after it",
+                    t.name,
+                    s.pos.point(m)
+                );
+                refuted += 1;
+            }
+        }
+        assert!(refuted > 0, "the check during the search refuted some move");
     }
 }
