@@ -566,7 +566,8 @@ impl Searcher {
     /// is kept only if the opponent has no VCF or VCT after it. Otherwise
     /// the next moves in the root order are tried (at most
     /// [`super::SafetyCheck::moves`] in all); when all of them lose to a
-    /// threat sequence, the search's choice stands. Uses what is left of
+    /// threat sequence, the search's choice stands. A move checked during
+    /// the search (`verdicts`) is not checked again. Uses what is left of
     /// the budget.
     fn safety_check(
         &mut self,
@@ -580,9 +581,8 @@ impl Searcher {
         let mut order = vec![(first, best.score)];
         order.extend(root.iter().copied().filter(|m| m.0 != first));
         for &(m, score) in order.iter().take(check.moves) {
-            let known = verdicts.iter().find(|v| v.0 == m).map(|v| v.1);
-            let verdict = match known {
-                Some(Verdict::Safe) | Some(Verdict::Loses) => known.unwrap(),
+            let verdict = match verdicts.iter().find(|v| v.0 == m) {
+                Some(&(_, known)) if known != Verdict::Unknown => known,
                 _ => self.check_move(me, m),
             };
             if verdict == Verdict::Unknown {
