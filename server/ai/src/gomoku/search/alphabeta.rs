@@ -321,7 +321,7 @@ impl Searcher {
             self.deadline = full_deadline;
         }
         self.stopped = false;
-        self.refuted.clear();
+        self.checked.clear();
         self.tt_age = self.tt_age.wrapping_add(1);
         // A clock (node budget unlimited) or a large node budget gets the
         // large tables.
@@ -415,7 +415,6 @@ impl Searcher {
             return best;
         }
         let mut last_iteration = Duration::ZERO;
-        let mut verdicts: Vec<(usize, Verdict)> = Vec::new();
         let mut depth = 0;
         while depth < self.settings.max_depth {
             depth += 1;
@@ -487,17 +486,16 @@ impl Searcher {
                 && self.settings.safety.during_search_from <= depth
                 && root.len() > 1
                 && let Some(m) = best.best
-                && !verdicts.iter().any(|v| v.0 == m)
+                && !self.checked.iter().any(|v| v.0 == m)
             {
                 let verdict = self.check_during_search(me, m, budget.time);
                 if verdict != Verdict::Unknown || !self.stopped {
-                    verdicts.push((m, verdict));
+                    self.checked.push((m, verdict));
                 }
                 if self.stopped {
                     break;
                 }
                 if verdict == Verdict::Loses {
-                    self.refuted.push(m);
                     root.retain(|r| r.0 != m);
                     best.best = root.first().map(|r| r.0);
                     if root.len() <= 1 {
@@ -511,7 +509,7 @@ impl Searcher {
             self.stopped = false;
             self.node_limit = full_nodes;
             self.deadline = full_deadline;
-            best = self.safety_check(me, best, &root, &verdicts);
+            best = self.safety_check(me, best, &root);
         }
         best
     }
@@ -567,22 +565,17 @@ impl Searcher {
     /// the next moves in the root order are tried (at most
     /// [`super::SafetyCheck::moves`] in all); when all of them lose to a
     /// threat sequence, the search's choice stands. A move checked during
-    /// the search (`verdicts`) is not checked again. Uses what is left of
+    /// the search ([`Searcher::checked`]) is not checked again. Uses what is left of
     /// the budget.
-    fn safety_check(
-        &mut self,
-        me: Color,
-        best: Thought,
-        root: &[(usize, i32)],
-        verdicts: &[(usize, Verdict)],
-    ) -> Thought {
+    fn safety_check(&mut self, me: Color, best: Thought, root: &[(usize, i32)]) -> Thought {
         let Some(first) = best.best else { return best };
         let check = self.settings.safety;
         let mut order = vec![(first, best.score)];
         order.extend(root.iter().copied().filter(|m| m.0 != first));
         for &(m, score) in order.iter().take(check.moves) {
-            let verdict = match verdicts.iter().find(|v| v.0 == m) {
-                Some(&(_, known)) if known != Verdict::Unknown => known,
+            let known = self.checked.iter().find(|v| v.0 == m).map(|v| v.1);
+            let verdict = match known {
+                Some(v) if v != Verdict::Unknown => v,
                 _ => self.check_move(me, m),
             };
             if verdict == Verdict::Unknown {
@@ -643,7 +636,7 @@ impl Searcher {
 
 /// What the safety check found for one root move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Verdict {
+pub(crate) enum Verdict {
     /// The opponent has no threat win after it (within the check's nodes).
     Safe,
     /// The opponent has a VCF or a VCT after it.
@@ -745,7 +738,8 @@ mod tests {
             );
             let me = color_of(t.to_move);
             let chosen = s.think(me, budget).best;
-            for &m in &s.refuted {
+            let losing = s.checked.iter().filter(|v| v.1 == Verdict::Loses);
+            for &(m, _) in losing {
                 assert_ne!(Some(m), chosen, "{}: a refuted move was played", t.name);
                 let mut after = t.board.clone();
                 after.place(s.pos.point(m), stone_of(me)).unwrap();

@@ -39,6 +39,7 @@ use super::eval::{Evaluation, PATTERN_SUMS};
 use super::ordering::MoveOrder;
 use super::pcode;
 use super::pos::Pos;
+use alphabeta::Verdict;
 pub(crate) use kept::with_kept_searcher;
 pub(crate) use movegen::Node;
 use table::{NO_MOVE, TT_BITS_SMALL, TtEntry, VCF_TT_BITS};
@@ -250,9 +251,9 @@ pub(crate) struct Searcher {
     order: &'static pcode::Weights,
     /// The last VCF found (attacker and defender moves alternating).
     pub vcf_line: Vec<usize>,
-    /// The root moves the last search's check during the search found
-    /// losing, and took out of the root.
-    pub refuted: Vec<usize>,
+    /// The root moves the last search checked during the search, with
+    /// what the check found (a move that loses left the root).
+    pub(crate) checked: Vec<(usize, Verdict)>,
     side_key: [u64; 2],
     jitter: Vec<i32>,
     /// Indexes of the on-board cells.
@@ -282,7 +283,7 @@ impl Searcher {
             settings,
             order: settings.order.table(),
             vcf_line: Vec::new(),
-            refuted: Vec::new(),
+            checked: Vec::new(),
             side_key: [0x1234_5678_9ABC_DEF1, 0x0FED_CBA9_8765_4321],
             jitter,
             cells: pos.on_board().collect(),
