@@ -500,3 +500,18 @@ fn place_two_stone(
         None => fallback(board, stone, rule).unwrap_or(Point::new(0, 0)),
     }
 }
+
+/// [`find_vct`], also returning the nodes the search visited (the VCT
+/// benchmark's measure of its cost).
+pub fn find_vct_counted(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    depth: i32,
+    max_nodes: u64,
+) -> (Option<Point>, u64) {
+    let pos = Pos::from_board(board, rule);
+    let mut s = Searcher::new(pos, Settings::EXPERT, 0);
+    let found = s.vct_root(color_of(attacker), depth, max_nodes);
+    (found.map(|i| s.pos.point(i)), s.nodes)
+}

@@ -22,6 +22,7 @@ mod engine;
 mod harvest;
 mod opening_set;
 mod puzzle_maker;
+mod vct_bench;
 
 use std::process::ExitCode;
 use std::sync::Mutex;
@@ -71,6 +72,7 @@ struct Args {
     chain_vcf: Option<usize>,
     replay: Option<String>,
     audit: Option<String>,
+    vct_bench: Option<String>,
     seed: u64,
     verbose: bool,
 }
@@ -93,6 +95,7 @@ fn parse_args() -> Result<Args, String> {
         chain_vcf: None,
         replay: None,
         audit: None,
+        vct_bench: None,
         seed: 1,
         verbose: false,
     };
@@ -125,6 +128,7 @@ fn parse_args() -> Result<Args, String> {
             "--chain-vcf" => args.chain_vcf = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--replay" => args.replay = Some(value()?),
             "--audit" => args.audit = Some(value()?),
+            "--vct-bench" => args.vct_bench = Some(value()?),
             "--seed" => args.seed = value()?.parse().map_err(|e| format!("{e}"))?,
             "--verbose" | "-v" => args.verbose = true,
             "--help" | "-h" => {
@@ -133,7 +137,7 @@ fn parse_args() -> Result<Args, String> {
                      [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
                      [--size N] [--vcf-bench] [--tactics] [--harvest] [--print-openings] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
-                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [--audit LOG] [-v]"
+                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [--audit LOG] [--vct-bench LOG] [-v]"
                         .into(),
                 );
             }
@@ -533,6 +537,8 @@ fn main() -> ExitCode {
     };
     if let Some(moves) = &args.replay {
         replay(&args, moves);
+    } else if let Some(log) = &args.vct_bench {
+        vct_bench::vct_bench(log, args.openings * 2, args.verbose);
     } else if let Some(log) = &args.audit {
         audit::audit(
             log,
