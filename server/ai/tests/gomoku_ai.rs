@@ -580,6 +580,20 @@ fn expert_tables_fit_a_memory_limit() {
     }
 }
 
+/// Every defence position of the tactics suite can be defended: some
+/// move near the stones leaves the opponent without a threat win (as the
+/// suite's own check reads it).
+#[test]
+fn every_defence_in_the_tactics_suite_has_a_solution() {
+    use tabula_ai::gomoku::tactics::{Task, near_points, solves, tactics};
+    for t in tactics().iter().filter(|t| t.task == Task::Defend) {
+        let defended = near_points(&t.board)
+            .into_iter()
+            .any(|p| solves(t, p, Rule::Freestyle));
+        assert!(defended, "{}: every move loses", t.name);
+    }
+}
+
 /// The tactics suite is what it says: in every win position the side to
 /// move has a VCT and no VCF; in every defence position the opponent
 /// would win by threats if the side to move passed. Each position has the

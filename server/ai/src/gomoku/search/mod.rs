@@ -242,7 +242,11 @@ pub(crate) struct Searcher {
     /// The current search's [`TtEntry::age`].
     tt_age: u8,
     vcf_bits: u32,
+    /// VCF failures: (key, fours searched without a win).
     vcf_tt: Vec<(u64, i8)>,
+    /// VCT results at attacker nodes: (key, `d`), where `d >= 0` is a
+    /// search of `d` threats that found no win and `d < 0` a win found
+    /// within `-1 - d` threats.
     vct_tt: Vec<(u64, i8)>,
     killers: Vec<[u32; 2]>,
     history: [Vec<i32>; 2],

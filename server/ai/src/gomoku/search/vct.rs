@@ -3,9 +3,12 @@
 //! Victory by continuous threats: the attacker plays fours and open threes;
 //! after a three the defender may play any point of the threat (the
 //! attacker's four and open-four points) or a counter-four of its own; the
-//! attacker must win against all of them. VCF is tried at every attacker
-//! node. Depth and nodes are bounded; the defence set is a heuristic
-//! superset, so a VCT win is very likely but not proven.
+//! attacker must win against all of them. When the defender has an open
+//! three of its own, the attacker's threes must also block it (its fours
+//! may come first). VCF is tried at every attacker node. Depth and nodes are bounded; the defence set is a heuristic
+//! superset, so a VCT win is very likely but not proven. Attacker nodes
+//! remember their wins and their failures by Zobrist key (a win holds at
+//! any greater depth, a failure at any smaller one).
 
 use super::Searcher;
 use crate::gomoku::pattern::FIVE;
@@ -33,13 +36,22 @@ impl Searcher {
         first
     }
 
-    /// Attacker node; returns the winning move.
+    /// Attacker node; returns the winning move (`usize::MAX` below the
+    /// root when the win comes from the table).
     fn vct_att(&mut self, att: Color, depth: i32, limit: u64, root: bool) -> Option<usize> {
         if self.nodes >= limit || self.out_of_budget() {
             self.sub_aborted = true;
             return None;
         }
         self.nodes += 1;
+        let key = self.pos.hash ^ self.side_key[att] ^ 0x55AA;
+        let slot = (key >> (64 - self.vcf_bits)) as usize;
+        let (k, d) = self.vct_tt[slot];
+        // A win stored for this position, found at most this deep, stands
+        // (except at the root, which needs the move).
+        if !root && k == key && d < 0 && -1 - i32::from(d) <= depth {
+            return Some(usize::MAX);
+        }
         // VCF first, with a small share of the budget.
         let saved = self.sub_limit;
         self.sub_limit = limit.min(self.nodes + if root { 20_000 } else { 2_000 });
@@ -48,6 +60,7 @@ impl Searcher {
         if self.vcf(att, 20) {
             self.sub_limit = saved;
             self.vcf_line.reverse();
+            self.vct_tt[slot] = (key, -1);
             return self.vcf_line.first().copied();
         }
         self.sub_aborted = aborted;
@@ -56,9 +69,6 @@ impl Searcher {
             return None;
         }
         let def = 1 - att;
-        let key = self.pos.hash ^ self.side_key[att] ^ 0x55AA;
-        let slot = (key >> (64 - self.vcf_bits)) as usize;
-        let (k, d) = self.vct_tt[slot];
         if k == key && i32::from(d) >= depth {
             return None;
         }
@@ -75,6 +85,7 @@ impl Searcher {
             return r.then_some(b);
         }
         let mut cands: Vec<(usize, i32)> = Vec::new();
+        let mut def_open_fours = Vec::new();
         for k in 0..self.cells.len() {
             let i = self.cells[k];
             if self.pos.cells[i] != EMPTY || self.pos.near[i] == 0 {
@@ -82,13 +93,28 @@ impl Searcher {
             }
             let co = self.pos.class(def, i);
             if co == class::F4 && !self.pos.forbidden(def, i) {
-                // The defender makes an open four next: threes are too slow.
-                return None;
+                def_open_fours.push(i);
             }
             let c = self.pos.class(att, i);
             if c >= class::F3 && c != class::FIVE && !self.pos.forbidden(att, i) {
                 cands.push((i, self.attack_score(att, i)));
             }
+        }
+        if !def_open_fours.is_empty() {
+            // The defender makes an open four next: a three is too slow
+            // unless it also takes away every such point (a four comes
+            // first, so fours stay).
+            cands.retain(|&(m, _)| {
+                if self.pos.class(att, m) >= class::B4 {
+                    return true;
+                }
+                self.pos.make_threat(m, att);
+                let blocks = def_open_fours
+                    .iter()
+                    .all(|&p| self.pos.class(def, p) < class::F4);
+                self.pos.unmake_threat(m, att);
+                blocks
+            });
         }
         cands.sort_by_key(|m| std::cmp::Reverse(m.1));
         cands.truncate(12);
@@ -107,7 +133,9 @@ impl Searcher {
                 break;
             }
         }
-        if found.is_none() && !self.sub_aborted {
+        if found.is_some() {
+            self.vct_tt[slot] = (key, -1 - depth.min(126) as i8);
+        } else if !self.sub_aborted {
             self.vct_tt[slot] = (key, depth.min(127) as i8);
         }
         self.sub_aborted |= aborted_before;
@@ -115,6 +143,11 @@ impl Searcher {
     }
 
     /// Defender node: does the attacker still win against every defence?
+    /// The defences most likely to hold are tried first, so a line that
+    /// does not win is refuted early: the attacker's open-four points (they
+    /// stop the open three itself), then its other four points, then the
+    /// defender's counter-fours; within each, the points best for the
+    /// defender's own lines first.
     fn vct_def(&mut self, att: Color, depth: i32, limit: u64) -> bool {
         if self.nodes >= limit || self.out_of_budget() {
             self.sub_aborted = true;
@@ -154,13 +187,21 @@ impl Searcher {
             if (ca >= class::B4 || self.pos.is_four(att, i) || self.pos.is_four(def, i))
                 && !self.pos.forbidden(def, i)
             {
-                defences.push(i);
+                let rank = if ca == class::F4 {
+                    0
+                } else if self.pos.is_four(att, i) {
+                    1
+                } else {
+                    2
+                };
+                defences.push((rank, -self.attack_score(def, i), i));
             }
         }
         if !threatened {
             return false;
         }
-        for d in defences {
+        defences.sort_unstable();
+        for (_, _, d) in defences {
             self.pos.make_threat(d, def);
             let r = self.vct_att(att, depth, limit, false).is_some();
             self.pos.unmake_threat(d, def);
@@ -169,5 +210,69 @@ impl Searcher {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tabula_shared::gomoku::{Board, Point, Rule, Stone};
+
+    use super::super::{Searcher, Settings};
+    use crate::gomoku::pos::{Pos, color_of};
+    use crate::gomoku::tactics::{Task, tactics};
+
+    /// Black threatens an open four (its open three f8-g8-h8); White's
+    /// only win is the double three at i8, which also closes that three.
+    #[test]
+    fn a_three_that_blocks_the_defenders_open_three_is_tried() {
+        let position = |white: &[&str]| {
+            let mut board = Board::new(15).unwrap();
+            for m in ["f8", "g8", "h8", "b2"] {
+                board
+                    .place(Point::parse_on(m, 15).unwrap(), Stone::Black)
+                    .unwrap();
+            }
+            for m in white {
+                board
+                    .place(Point::parse_on(m, 15).unwrap(), Stone::White)
+                    .unwrap();
+            }
+            let mut s = Searcher::new(
+                Pos::from_board(&board, Rule::Freestyle),
+                Settings::EXPERT,
+                0,
+            );
+            let found = s.vct_root(color_of(Stone::White), 6, 100_000);
+            found.map(|i| s.pos.point(i).to_string())
+        };
+        assert_eq!(position(&["i9", "i10", "j9", "k10"]).as_deref(), Some("i8"));
+        // Without the column's two stones i8 is a single three: no win.
+        assert_eq!(position(&["n2", "n14", "j9", "k10"]), None);
+    }
+
+    /// The table of wins and failures changes no answer: on the tactics
+    /// suite (each win for the side to move, each defence's threat for the
+    /// opponent), searching again with the table the first search left
+    /// finds the same first move, and the wins are found.
+    #[test]
+    fn a_second_search_with_the_table_finds_the_same_wins() {
+        let mut wins = 0;
+        for t in tactics() {
+            let attacker = match t.task {
+                Task::Win => t.to_move,
+                Task::Defend => t.to_move.opponent(),
+            };
+            let mut s = Searcher::new(
+                Pos::from_board(&t.board, Rule::Freestyle),
+                Settings::EXPERT,
+                0,
+            );
+            let att = color_of(attacker);
+            let first = s.vct_root(att, 6, 100_000);
+            let second = s.vct_root(att, 6, 100_000);
+            assert_eq!(first, second, "{}", t.name);
+            wins += usize::from(first.is_some());
+        }
+        assert!(wins >= 20, "{wins} wins found");
     }
 }
