@@ -5,10 +5,11 @@
 //! attacker's four and open-four points) or a counter-four of its own; the
 //! attacker must win against all of them. When the defender has an open
 //! three of its own, the attacker's threes must also block it (its fours
-//! may come first). VCF is tried at every attacker node. Depth and nodes are bounded; the defence set is a heuristic
-//! superset, so a VCT win is very likely but not proven. Attacker nodes
-//! remember their wins and their failures by Zobrist key (a win holds at
-//! any greater depth, a failure at any smaller one).
+//! may come first). VCF is tried at every attacker node. Depth and nodes
+//! are bounded; the defence set is a heuristic superset, so a VCT win is
+//! very likely but not proven. Attacker nodes remember their wins and
+//! their failures by Zobrist key (a win holds at any greater depth, a
+//! failure at any smaller one).
 
 use super::Searcher;
 use crate::gomoku::pattern::FIVE;
@@ -184,15 +185,12 @@ impl Searcher {
             if ca == class::F4 && !self.pos.forbidden(att, i) {
                 threatened = true;
             }
-            if (ca >= class::B4 || self.pos.is_four(att, i) || self.pos.is_four(def, i))
-                && !self.pos.forbidden(def, i)
-            {
-                let rank = if ca == class::F4 {
-                    0
-                } else if self.pos.is_four(att, i) {
-                    1
-                } else {
-                    2
+            let att_four = ca >= class::B4 || self.pos.is_four(att, i);
+            if (att_four || self.pos.is_four(def, i)) && !self.pos.forbidden(def, i) {
+                let rank = match (ca == class::F4, att_four) {
+                    (true, _) => 0,
+                    (false, true) => 1,
+                    (false, false) => 2,
                 };
                 defences.push((rank, -self.attack_score(def, i), i));
             }
