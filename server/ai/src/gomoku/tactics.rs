@@ -15,6 +15,8 @@
 //! checks' 200,000 nodes did not reach when they were harvested (a larger
 //! search finds it), and in defend-1 to one that begins with a three which
 //! also blocks the defender's open three, which the VCT did not try then.
+//! They are kept apart ([`lost_defences`]) for tests that need a move to
+//! lose.
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone};
 
@@ -1016,9 +1018,93 @@ const SUITE: &[Entry] = &[
     ),
 ];
 
+/// Harvested as defences, but every move loses to a threat win (see the
+/// module docs): kept for tests of searches that must see a move lose.
+const LOST: &[Entry] = &[
+    (
+        1,
+        Task::Defend,
+        Stone::White,
+        "opening 0, Expert as First, ply 10",
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "....O..........",
+            ".....OX.X......",
+            ".......XX......",
+            "......O.X......",
+            ".........O.....",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+        ],
+    ),
+    (
+        10,
+        Task::Defend,
+        Stone::Black,
+        "opening 2, Expert as Second, ply 15",
+        &[
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "........OO.....",
+            ".......X.OO....",
+            ".........XOX...",
+            ".....O....X....",
+            "....XOXX.......",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+        ],
+    ),
+    (
+        41,
+        Task::Defend,
+        Stone::White,
+        "opening 11, Expert as Second, ply 16",
+        &[
+            "...............",
+            "...............",
+            "...X...........",
+            "....X.X........",
+            ".....XO........",
+            "....X.X.O.O....",
+            "...O.O.O.......",
+            "......X........",
+            "......O........",
+            "........X......",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+        ],
+    ),
+];
+
 /// The suite, in the order listed.
 pub fn tactics() -> Vec<Tactic> {
-    SUITE
+    read(SUITE)
+}
+
+/// The three positions taken out of the suite because every move loses
+/// (named `defend-N` as they were).
+pub fn lost_defences() -> Vec<Tactic> {
+    read(LOST)
+}
+
+fn read(entries: &[Entry]) -> Vec<Tactic> {
+    entries
         .iter()
         .filter_map(|&(number, task, to_move, from, rows)| {
             let kind = match task {

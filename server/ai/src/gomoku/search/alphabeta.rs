@@ -717,20 +717,22 @@ mod tests {
         );
     }
 
-    /// On the tactics suite's defences, the check during the search takes
-    /// out root moves after which the opponent has a threat win, and the
+    /// On the tactics suite's defences, and on the positions taken out of
+    /// it where every move loses, the check during the search takes out
+    /// root moves after which the opponent has a threat win, and the
     /// search then chooses among the others.
     #[test]
     fn the_check_during_the_search_takes_out_losing_moves() {
         use crate::gomoku::pos::{color_of, stone_of};
-        use crate::gomoku::tactics::{Task, tactics, threat_win};
+        use crate::gomoku::tactics::{Task, lost_defences, tactics, threat_win};
         let budget = Budget {
             nodes: 400_000,
             time: None,
             memory: None,
         };
         let mut refuted = 0;
-        for t in tactics().into_iter().filter(|t| t.task == Task::Defend) {
+        let defences = tactics().into_iter().filter(|t| t.task == Task::Defend);
+        for t in defences.chain(lost_defences()) {
             let mut s = Searcher::new(
                 Pos::from_board(&t.board, Rule::Freestyle),
                 Settings::EXPERT,
