@@ -46,11 +46,7 @@ pub fn vct_bench(path: &str, games: usize, verbose: bool) {
             if board.place(m, stone).is_err() {
                 break;
             }
-            let to_move = if ply % 2 == 0 {
-                Stone::White
-            } else {
-                Stone::Black
-            };
+            let to_move = stone.opponent();
             if ply < 9 || ply % 2 == 0 || ply + 1 == moves.len() {
                 continue;
             }
