@@ -12,6 +12,9 @@
 //! (every empty point within two of a stone) and counts those after
 //! which the winner has no such threat win: whether A's move was the
 //! mistake, or the game was already lost to threats whatever A played.
+//! A `position` line before each game's verdict gives the stones before
+//! A's move, the move, and every such safe move, for `--screen`
+//! ([`crate::screen`]).
 
 use tabula_ai::gomoku::{find_vcf, find_vct};
 use tabula_shared::gomoku::{Board, Point, Rule, Stone};
@@ -164,6 +167,15 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
                     without_safe_move += 1;
                 }
                 let shown: Vec<String> = safe.iter().take(6).map(|p| p.to_string()).collect();
+                let before_moves: Vec<String> =
+                    game.moves[..k].iter().map(|p| p.to_string()).collect();
+                let all_safe: Vec<String> = safe.iter().map(|p| p.to_string()).collect();
+                println!(
+                    "position {g}: {} | played {} | safe {}",
+                    before_moves.join(" "),
+                    game.moves[k],
+                    all_safe.join(" ")
+                );
                 println!(
                     "game {g}: {} plies, lost after ply {} ({}), the winner's threat win needs {needed}; \
                      A's moves there without one: {} of {tried} [{}]",

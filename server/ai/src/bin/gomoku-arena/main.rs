@@ -22,6 +22,7 @@ mod engine;
 mod harvest;
 mod opening_set;
 mod puzzle_maker;
+mod screen;
 mod vct_bench;
 
 use std::process::ExitCode;
@@ -72,6 +73,7 @@ struct Args {
     chain_vcf: Option<usize>,
     replay: Option<String>,
     audit: Option<String>,
+    screen: Option<String>,
     vct_bench: Option<String>,
     seed: u64,
     verbose: bool,
@@ -95,6 +97,7 @@ fn parse_args() -> Result<Args, String> {
         chain_vcf: None,
         replay: None,
         audit: None,
+        screen: None,
         vct_bench: None,
         seed: 1,
         verbose: false,
@@ -128,6 +131,7 @@ fn parse_args() -> Result<Args, String> {
             "--chain-vcf" => args.chain_vcf = Some(value()?.parse().map_err(|e| format!("{e}"))?),
             "--replay" => args.replay = Some(value()?),
             "--audit" => args.audit = Some(value()?),
+            "--screen" => args.screen = Some(value()?),
             "--vct-bench" => args.vct_bench = Some(value()?),
             "--seed" => args.seed = value()?.parse().map_err(|e| format!("{e}"))?,
             "--verbose" | "-v" => args.verbose = true,
@@ -137,7 +141,7 @@ fn parse_args() -> Result<Args, String> {
                      [--jobs N] [--openings N] \
                      [--budget-ms MS] [--nodes N] [--rule freestyle|standard|renju] \
                      [--size N] [--vcf-bench] [--tactics] [--harvest] [--print-openings] [--find-vcf] [--chain-vcf FOURS [--seed S]] \
-                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [--audit LOG] [--vct-bench LOG] [-v]"
+                     [--replay \"h8 i9 ...\" [--budget-ms MS | --nodes N]] [--audit LOG] [--screen AUDIT --a pbrain:CMD] [--vct-bench LOG] [-v]"
                         .into(),
                 );
             }
@@ -546,6 +550,12 @@ fn main() -> ExitCode {
             args.size,
             args.rule,
         );
+    } else if let Some(audited) = &args.screen {
+        let Player::Engine(command) = &args.a else {
+            eprintln!("--screen asks a Gomocup engine: give --a pbrain:CMD");
+            return ExitCode::from(2);
+        };
+        screen::screen(audited, command, args.size, args.rule, args.budget);
     } else if let Some(n) = args.chain_vcf {
         puzzle_maker::chain_puzzles(n, args.seed, args.openings);
     } else if args.print_openings {
