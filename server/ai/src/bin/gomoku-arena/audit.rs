@@ -166,10 +166,10 @@ pub fn audit(path: &str, openings: &[Vec<Point>], size: u8, rule: Rule) {
                 if safe.is_empty() {
                     without_safe_move += 1;
                 }
-                let shown: Vec<String> = safe.iter().take(6).map(|p| p.to_string()).collect();
+                let all_safe: Vec<String> = safe.iter().map(|p| p.to_string()).collect();
+                let shown = &all_safe[..all_safe.len().min(6)];
                 let before_moves: Vec<String> =
                     game.moves[..k].iter().map(|p| p.to_string()).collect();
-                let all_safe: Vec<String> = safe.iter().map(|p| p.to_string()).collect();
                 println!(
                     "position {g}: {} | played {} | safe {}",
                     before_moves.join(" "),

@@ -63,24 +63,21 @@ pub fn screen(path: &str, command: &str, size: u8, rule: Rule, budget: Duration)
         .filter(|p| !p.safe.is_empty())
         .collect();
     let mut safe_answers = 0;
-    for (k, p) in positions.iter().enumerate() {
-        let me = if p.moves.len() % 2 == 0 {
+    // The colour of the stone placed at ply `i` (from zero): black first.
+    let colour = |i: usize| {
+        if i.is_multiple_of(2) {
             Stone::Black
         } else {
             Stone::White
-        };
+        }
+    };
+    for (k, p) in positions.iter().enumerate() {
+        let me = colour(p.moves.len());
         let stones: Vec<(Point, Stone)> = p
             .moves
             .iter()
             .enumerate()
-            .map(|(i, &m)| {
-                let s = if i % 2 == 0 {
-                    Stone::Black
-                } else {
-                    Stone::White
-                };
-                (m, s)
-            })
+            .map(|(i, &m)| (m, colour(i)))
             .collect();
         let answer =
             Engine::start(command, size, rule, budget).and_then(|mut e| e.play(&stones, me));
