@@ -9,7 +9,8 @@
 //! depth, a short threat quiescence (up to two more plies of defences when
 //! the side to move faces an open three at the horizon), and at the leaves
 //! a small VCF for the side to move before the static evaluation of the
-//! level's settings ([`crate::gomoku::eval`]).
+//! level's settings ([`crate::gomoku::eval`]); the Expert skips that VCF
+//! at a leaf whose static value already reaches beta.
 //!
 //! # Late moves (Expert)
 //! A quiet move (no three or four for either side at its point) after the
@@ -125,7 +126,7 @@ impl Searcher {
             }
         }
         if depth <= 0
-            && let Some(s) = self.leaf_without_moves(me, depth, ply)
+            && let Some(s) = self.leaf_without_moves(me, depth, ply, beta)
         {
             return s;
         }
@@ -149,7 +150,7 @@ impl Searcher {
                 if depth <= 0 && defending && self.settings.leaf_vcf && depth > -2 {
                     (ms, depth - 1)
                 } else if depth <= 0 {
-                    return self.horizon_value(me, defending, ply);
+                    return self.horizon_value(me, defending, ply, beta);
                 } else {
                     (ms, depth - 1)
                 }
@@ -252,7 +253,7 @@ impl Searcher {
     /// counts instead of a scan of the board. `None` when the node needs
     /// the moves (a five to block, or the threat quiescence), or under
     /// renju, where forbidden points change what the counts say.
-    fn leaf_without_moves(&mut self, me: Color, depth: i32, ply: i32) -> Option<i32> {
+    fn leaf_without_moves(&mut self, me: Color, depth: i32, ply: i32, beta: i32) -> Option<i32> {
         let opp = 1 - me;
         let pos = &self.pos;
         if pos.rule == Rule::Renju {
@@ -271,19 +272,26 @@ impl Searcher {
         if defending && self.settings.leaf_vcf && depth > -2 {
             return None;
         }
-        Some(self.horizon_value(me, defending, ply))
+        Some(self.horizon_value(me, defending, ply, beta))
     }
 
     /// The value of a horizon node that is not searched further: a win if
     /// the side to move has a short VCF there (with
     /// [`super::Settings::leaf_vcf`], when it is not defending), otherwise
-    /// the static evaluation.
-    fn horizon_value(&mut self, me: Color, defending: bool, ply: i32) -> i32 {
+    /// the static evaluation. With [`super::Settings::leaf_cutoff`] a
+    /// static value of `beta` or more is returned without the VCF: a win
+    /// would only cut off the same way. The Expert so searches about a
+    /// third of a ply deeper (docs/AI.md).
+    fn horizon_value(&mut self, me: Color, defending: bool, ply: i32, beta: i32) -> i32 {
+        let value = self.pos.eval(me, self.settings.eval);
+        if self.settings.leaf_cutoff && value >= beta {
+            return value;
+        }
         if self.settings.leaf_vcf && !defending && self.short_vcf(me, self.settings.leaf_vcf_nodes)
         {
             return VCF_WIN - ply;
         }
-        self.pos.eval(me, self.settings.eval)
+        value
     }
 
     /// Does `me` (to move) win by a VCF of at most 12 fours within
@@ -684,8 +692,8 @@ mod tests {
                 }
                 s.pos.make(i, me);
                 let to_move = 1 - me;
-                let shortcut = s.leaf_without_moves(to_move, 0, 0);
-                let deep = s.leaf_without_moves(to_move, -2, 0);
+                let shortcut = s.leaf_without_moves(to_move, 0, 0, WIN + 1);
+                let deep = s.leaf_without_moves(to_move, -2, 0, WIN + 1);
                 match s.generate(to_move) {
                     Node::Win(_) => {
                         kinds[0] += 1;
@@ -706,7 +714,7 @@ mod tests {
                     }
                     Node::Moves(_, false) => {
                         kinds[4] += 1;
-                        assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0)));
+                        assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0, WIN + 1)));
                     }
                 }
             }

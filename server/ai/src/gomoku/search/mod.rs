@@ -76,6 +76,9 @@ pub(crate) struct Settings {
     pub leaf_vcf: bool,
     /// Nodes of that VCF at the horizon.
     pub leaf_vcf_nodes: u64,
+    /// A horizon node whose static value already reaches beta returns it
+    /// without that VCF: a win found there would cut off no better.
+    pub leaf_cutoff: bool,
     /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
     /// What the safety check may spend (with [`Settings::threat_search`]).
@@ -161,6 +164,7 @@ impl Settings {
         root_width: 12,
         leaf_vcf: false,
         leaf_vcf_nodes: 0,
+        leaf_cutoff: false,
         threat_search: false,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -184,6 +188,7 @@ impl Settings {
         root_width: 30,
         leaf_vcf: true,
         leaf_vcf_nodes: 300,
+        leaf_cutoff: false,
         threat_search: true,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -194,10 +199,11 @@ impl Settings {
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
     /// its tables kept between moves, a VCF at inner nodes, a smaller VCF
-    /// at the horizon (measured stronger, docs/AI.md) and the deeper
-    /// safety check.
+    /// at the horizon, skipped where the static value already cuts off
+    /// (both measured stronger, docs/AI.md), and the deeper safety check.
     pub const EXPERT: Settings = Settings {
         leaf_vcf_nodes: 100,
+        leaf_cutoff: true,
         late_moves: true,
         safety: SafetyCheck::DEEP,
         inner_vcf: 200,
