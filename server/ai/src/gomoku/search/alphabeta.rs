@@ -715,6 +715,12 @@ mod tests {
                     Node::Moves(_, false) => {
                         kinds[4] += 1;
                         assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0, WIN + 1)));
+                        // A static value at or above beta is returned as it
+                        // is, with no VCF searched.
+                        let value = s.pos.eval(to_move, s.settings.eval);
+                        let nodes = s.nodes;
+                        assert_eq!(s.horizon_value(to_move, false, 0, value), value);
+                        assert_eq!(s.nodes, nodes);
                     }
                 }
             }
