@@ -283,15 +283,21 @@ impl Searcher {
     /// would only cut off the same way. The Expert so searches about a
     /// third of a ply deeper (docs/AI.md).
     fn horizon_value(&mut self, me: Color, defending: bool, ply: i32, beta: i32) -> i32 {
-        let value = self.pos.eval(me, self.settings.eval);
-        if self.settings.leaf_cutoff && value >= beta {
+        // Without the cutoff, a win found by the VCF needs no evaluation.
+        let read_first = self
+            .settings
+            .leaf_cutoff
+            .then(|| self.pos.eval(me, self.settings.eval));
+        if let Some(value) = read_first
+            && value >= beta
+        {
             return value;
         }
         if self.settings.leaf_vcf && !defending && self.short_vcf(me, self.settings.leaf_vcf_nodes)
         {
             return VCF_WIN - ply;
         }
-        value
+        read_first.unwrap_or_else(|| self.pos.eval(me, self.settings.eval))
     }
 
     /// Does `me` (to move) win by a VCF of at most 12 fours within
