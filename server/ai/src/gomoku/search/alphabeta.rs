@@ -22,6 +22,13 @@
 //! once a move that does not lose is known. The measurements, and the
 //! variants not kept, are in `docs/AI.md`.
 //!
+//! # Static cutoff (Expert)
+//! One or two plies from the horizon, a null-window node where the side
+//! to move has nothing to answer returns its static value when that
+//! value, less 60 units (under a third of a logit) for each ply left,
+//! still reaches beta: the chess engines' reverse futility pruning
+//! ([`super::Settings::static_cutoff_margin`]).
+//!
 //! # The horizon
 //! A node at the horizon reads its verdict from the pattern counts (a
 //! five or an open four to make, a five or an open three to answer)
@@ -79,6 +86,9 @@ const ASPIRATION_FROM: i32 = 5;
 const ASPIRATION: i32 = 50;
 /// Deepest remaining depth at which late quiet moves are pruned.
 const PRUNE_DEPTH: i32 = 3;
+/// Deepest remaining depth of the static cutoff
+/// ([`super::Settings::static_cutoff_margin`]).
+const STATIC_CUTOFF_DEPTH: i32 = 2;
 
 /// What one pass over the root moves found ([`Searcher::root_pass`]).
 struct RootPass {
@@ -129,6 +139,9 @@ impl Searcher {
             && let Some(s) = self.leaf_without_moves(me, depth, ply, beta)
         {
             return s;
+        }
+        if let Some(value) = self.static_cutoff(me, depth, alpha, beta) {
+            return value;
         }
         if depth >= 1
             && self.settings.inner_vcf > 0
@@ -246,6 +259,32 @@ impl Searcher {
             age: self.tt_age,
         });
         best
+    }
+
+    /// The static cutoff ([`super::Settings::static_cutoff_margin`]): the
+    /// static value of a null-window node within [`STATIC_CUTOFF_DEPTH`]
+    /// plies of the horizon, when it reaches beta by the margin for each
+    /// ply left. Only where the side to move has nothing to answer
+    /// (neither side has a five to make, the opponent no open four), so
+    /// that the value does not hide a threat; not under renju, where
+    /// forbidden points change what the counts say.
+    fn static_cutoff(&self, me: Color, depth: i32, alpha: i32, beta: i32) -> Option<i32> {
+        let margin = self.settings.static_cutoff_margin;
+        let opp = 1 - me;
+        let pos = &self.pos;
+        let applies = margin > 0
+            && (1..=STATIC_CUTOFF_DEPTH).contains(&depth)
+            && beta - alpha == 1
+            && beta.abs() < WIN_THRESHOLD
+            && pos.rule != Rule::Renju
+            && pos.count[me][usize::from(FIVE)] == 0
+            && pos.count[opp][usize::from(FIVE)] == 0
+            && pos.combo_count[opp][usize::from(combo::FOUR_FOUR)] == 0;
+        if !applies {
+            return None;
+        }
+        let value = pos.eval(me, self.settings.eval);
+        (value - margin * depth >= beta).then_some(value)
     }
 
     /// The value of a horizon node that needs no move list: what
@@ -668,13 +707,12 @@ mod tests {
     use crate::gomoku::pos::Pos;
     use crate::rng::Rng;
 
-    /// The horizon's shortcut decides every node as the full move
-    /// generation would: the same wins, and no value where the node needs
-    /// its moves (a five to block, a threat to answer in the quiescence).
-    #[test]
-    fn the_horizon_shortcut_agrees_with_the_move_generation() {
+    /// Calls `visit` with the Expert's searcher and the side to move at
+    /// each position of 300 random games of 6 to 45 stones, played in
+    /// the centre and often next to one another so that lines, threes
+    /// and fours come up; a game ends at its first five to make.
+    fn random_positions(mut visit: impl FnMut(&mut Searcher, Color)) {
         let mut rng = Rng::new(11);
-        let mut kinds = [0u32; 5];
         for game in 0..300 {
             let mut s = Searcher::new(
                 Pos::from_board(&Board::new(15).unwrap(), Rule::Freestyle),
@@ -684,8 +722,6 @@ mod tests {
             let stones = 6 + rng.below(40) as usize;
             for n in 0..stones {
                 let me = n % 2;
-                // Random stones in the centre, often next to the last one,
-                // so lines, threes and fours come up.
                 let i = loop {
                     let (x, y) = (3 + rng.below(9) as usize, 3 + rng.below(9) as usize);
                     let i = (y + 5) * s.pos.w + x + 5;
@@ -697,43 +733,95 @@ mod tests {
                     break;
                 }
                 s.pos.make(i, me);
-                let to_move = 1 - me;
-                let shortcut = s.leaf_without_moves(to_move, 0, 0, WIN + 1);
-                let deep = s.leaf_without_moves(to_move, -2, 0, WIN + 1);
-                match s.generate(to_move) {
-                    Node::Win(_) => {
-                        kinds[0] += 1;
-                        assert_eq!(shortcut, Some(WIN));
-                    }
-                    Node::WinSoon(_) => {
-                        kinds[1] += 1;
-                        assert_eq!(shortcut, Some(WIN - 2));
-                    }
-                    Node::Lost | Node::Forced(_) => {
-                        kinds[2] += 1;
-                        assert_eq!(shortcut, None);
-                    }
-                    Node::Moves(_, true) => {
-                        kinds[3] += 1;
-                        assert_eq!(shortcut, None);
-                        assert_eq!(deep, Some(s.pos.eval(to_move, s.settings.eval)));
-                    }
-                    Node::Moves(_, false) => {
-                        kinds[4] += 1;
-                        assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0, WIN + 1)));
-                        // A static value at or above beta is returned as it
-                        // is, with no VCF searched.
-                        let value = s.pos.eval(to_move, s.settings.eval);
-                        let nodes = s.nodes;
-                        assert_eq!(s.horizon_value(to_move, false, 0, value), value);
-                        assert_eq!(s.nodes, nodes);
-                    }
-                }
+                visit(&mut s, 1 - me);
             }
         }
+    }
+
+    /// The horizon's shortcut decides every node as the full move
+    /// generation would: the same wins, and no value where the node needs
+    /// its moves (a five to block, a threat to answer in the quiescence).
+    #[test]
+    fn the_horizon_shortcut_agrees_with_the_move_generation() {
+        let mut kinds = [0u32; 5];
+        random_positions(|s, to_move| {
+            let shortcut = s.leaf_without_moves(to_move, 0, 0, WIN + 1);
+            let deep = s.leaf_without_moves(to_move, -2, 0, WIN + 1);
+            match s.generate(to_move) {
+                Node::Win(_) => {
+                    kinds[0] += 1;
+                    assert_eq!(shortcut, Some(WIN));
+                }
+                Node::WinSoon(_) => {
+                    kinds[1] += 1;
+                    assert_eq!(shortcut, Some(WIN - 2));
+                }
+                Node::Lost | Node::Forced(_) => {
+                    kinds[2] += 1;
+                    assert_eq!(shortcut, None);
+                }
+                Node::Moves(_, true) => {
+                    kinds[3] += 1;
+                    assert_eq!(shortcut, None);
+                    assert_eq!(deep, Some(s.pos.eval(to_move, s.settings.eval)));
+                }
+                Node::Moves(_, false) => {
+                    kinds[4] += 1;
+                    assert_eq!(shortcut, Some(s.horizon_value(to_move, false, 0, WIN + 1)));
+                    // A static value at or above beta is returned as it
+                    // is, with no VCF searched.
+                    let value = s.pos.eval(to_move, s.settings.eval);
+                    let nodes = s.nodes;
+                    assert_eq!(s.horizon_value(to_move, false, 0, value), value);
+                    assert_eq!(s.nodes, nodes);
+                }
+            }
+        });
         assert!(
             kinds.iter().all(|&k| k > 5),
             "every kind of node was seen: {kinds:?}"
+        );
+    }
+
+    /// The static cutoff returns the static value exactly where it
+    /// reaches beta by the margin for each ply left, within two plies of
+    /// the horizon, in a null window; never where the side to move has a
+    /// five to make or a five or an open four to answer.
+    #[test]
+    fn the_static_cutoff_applies_only_where_nothing_is_to_answer() {
+        let margin = Settings::EXPERT.static_cutoff_margin;
+        assert!(margin > 0);
+        let (mut cut, mut threatened) = (0, 0);
+        random_positions(|s, me| {
+            let value = s.pos.eval(me, s.settings.eval);
+            let beta_at = |depth: i32| value - margin * depth;
+            match s.generate(me) {
+                // An open four to make may meet one to answer: either way.
+                Node::WinSoon(_) => {}
+                Node::Moves(_, false) => {
+                    for depth in 1..=STATIC_CUTOFF_DEPTH {
+                        let beta = beta_at(depth);
+                        assert_eq!(s.static_cutoff(me, depth, beta - 1, beta), Some(value));
+                        assert_eq!(s.static_cutoff(me, depth, beta, beta + 1), None);
+                        // Not in a wider (principal variation) window.
+                        assert_eq!(s.static_cutoff(me, depth, beta - 2, beta), None);
+                        cut += 1;
+                    }
+                    for depth in [0, STATIC_CUTOFF_DEPTH + 1] {
+                        let beta = beta_at(depth) - 1000;
+                        assert_eq!(s.static_cutoff(me, depth, beta - 1, beta), None);
+                    }
+                }
+                Node::Win(_) | Node::Lost | Node::Forced(_) | Node::Moves(_, true) => {
+                    let beta = -WIN_THRESHOLD + 1;
+                    assert_eq!(s.static_cutoff(me, 1, beta - 1, beta), None);
+                    threatened += 1;
+                }
+            }
+        });
+        assert!(
+            cut > 100 && threatened > 100,
+            "{cut} cut, {threatened} threatened"
         );
     }
 

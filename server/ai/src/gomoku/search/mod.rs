@@ -79,6 +79,11 @@ pub(crate) struct Settings {
     /// A horizon node whose static value already reaches beta returns it
     /// without that VCF: a win found there would cut off no better.
     pub leaf_cutoff: bool,
+    /// Within two plies of the horizon, a null-window node where the side
+    /// to move has no threat to answer returns its static value when that
+    /// value, less this margin for each ply left, still reaches beta (the
+    /// chess engines' reverse futility pruning; 0: never).
+    pub static_cutoff_margin: i32,
     /// VCF and VCT at the root, and the safety check of the chosen move.
     pub threat_search: bool,
     /// What the safety check may spend (with [`Settings::threat_search`]).
@@ -165,6 +170,7 @@ impl Settings {
         leaf_vcf: false,
         leaf_vcf_nodes: 0,
         leaf_cutoff: false,
+        static_cutoff_margin: 0,
         threat_search: false,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -189,6 +195,7 @@ impl Settings {
         leaf_vcf: true,
         leaf_vcf_nodes: 300,
         leaf_cutoff: false,
+        static_cutoff_margin: 0,
         threat_search: true,
         safety: SafetyCheck::QUICK,
         inner_vcf: 0,
@@ -204,6 +211,7 @@ impl Settings {
     pub const EXPERT: Settings = Settings {
         leaf_vcf_nodes: 100,
         leaf_cutoff: true,
+        static_cutoff_margin: 60,
         late_moves: true,
         safety: SafetyCheck::DEEP,
         inner_vcf: 200,
