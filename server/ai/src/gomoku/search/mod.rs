@@ -206,8 +206,9 @@ impl Settings {
     };
     /// Expert: the fitted evaluation, late-move reductions and pruning,
     /// its tables kept between moves, a VCF at inner nodes, a smaller VCF
-    /// at the horizon, skipped where the static value already cuts off
-    /// (both measured stronger, docs/AI.md), and the deeper safety check.
+    /// at the horizon, skipped where the static value already cuts off,
+    /// a static cutoff near the horizon (all measured stronger,
+    /// docs/AI.md), and the deeper safety check.
     pub const EXPERT: Settings = Settings {
         leaf_vcf_nodes: 100,
         leaf_cutoff: true,
