@@ -23,9 +23,9 @@
 //! variants not kept, are in `docs/AI.md`.
 //!
 //! # Static cutoff (Expert)
-//! One or two plies from the horizon, a null-window node where the side
-//! to move has nothing to answer returns its static value when that
-//! value, less 60 units (under a third of a logit) for each ply left,
+//! One to three plies from the horizon, a null-window node where the
+//! side to move has nothing to answer returns its static value when that
+//! value, less 40 units (a fifth of a logit) for each ply left,
 //! still reaches beta: the chess engines' reverse futility pruning
 //! ([`super::Settings::static_cutoff_margin`]).
 //!
@@ -88,7 +88,7 @@ const ASPIRATION: i32 = 50;
 const PRUNE_DEPTH: i32 = 3;
 /// Deepest remaining depth of the static cutoff
 /// ([`super::Settings::static_cutoff_margin`]).
-const STATIC_CUTOFF_DEPTH: i32 = 2;
+const STATIC_CUTOFF_DEPTH: i32 = 3;
 
 /// What one pass over the root moves found ([`Searcher::root_pass`]).
 struct RootPass {

@@ -79,7 +79,7 @@ pub(crate) struct Settings {
     /// A horizon node whose static value already reaches beta returns it
     /// without that VCF: a win found there would cut off no better.
     pub leaf_cutoff: bool,
-    /// Within two plies of the horizon, a null-window node where the side
+    /// Within three plies of the horizon, a null-window node where the side
     /// to move has no threat to answer returns its static value when that
     /// value, less this margin for each ply left, still reaches beta (the
     /// chess engines' reverse futility pruning; 0: never).
@@ -212,7 +212,7 @@ impl Settings {
     pub const EXPERT: Settings = Settings {
         leaf_vcf_nodes: 100,
         leaf_cutoff: true,
-        static_cutoff_margin: 60,
+        static_cutoff_margin: 40,
         late_moves: true,
         safety: SafetyCheck::DEEP,
         inner_vcf: 200,

@@ -85,7 +85,7 @@ fn the_horizon_shortcut_agrees_with_the_move_generation() {
 }
 
 /// The static cutoff returns the static value exactly where it
-/// reaches beta by the margin for each ply left, within two plies of
+/// reaches beta by the margin for each ply left, within three plies of
 /// the horizon, in a null window; never where the side to move has a
 /// five to make or a five or an open four to answer.
 #[test]
