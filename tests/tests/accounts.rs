@@ -382,7 +382,7 @@ async fn a_rated_game_against_the_ai_moves_the_players_rating_against_the_ais_fi
     assert_eq!(ratings[0]["seat"], "first");
     assert_eq!(ratings[0]["before"], 1500);
     let lost = 1500 - ratings[0]["after"].as_i64().expect("after");
-    // Losing to the Expert (rated 2380) costs little; to the Beginner (1100) it would cost a lot.
+    // Losing to the Expert (rated 2709) costs little; to the Beginner (1100) it would cost a lot.
     assert!(lost > 0 && lost < 150, "lost {lost}: {over}");
 
     let board = ada

@@ -138,7 +138,7 @@ pub fn choose(
 /// They come from our own arena figures (README, docs/AI.md), not from
 /// rated play:
 /// - Gomoku: the Beginner anchored at 1100, each level above it placed by
-///   its measured Elo gap to the level below (+352, +241, +280, +407).
+///   its measured Elo gap to the level below (+436, +407, +436, +330).
 /// - Backgammon: pubeval taken as 1500, each level placed by the Elo of
 ///   its share of games won against pubeval (duplicate dice, 4,000 games:
 ///   45.9%, 56.6%, 62.5%, 65.7%; the Expert 69%). A single game is one
@@ -147,10 +147,10 @@ pub fn published_rating(game: tabula_shared::protocol::GameKind, level: AiLevel)
     use tabula_shared::protocol::GameKind;
     match (game, level) {
         (GameKind::Gomoku, AiLevel::Beginner) => 1100,
-        (GameKind::Gomoku, AiLevel::Casual) => 1450,
-        (GameKind::Gomoku, AiLevel::Intermediate) => 1690,
-        (GameKind::Gomoku, AiLevel::Advanced) => 1970,
-        (GameKind::Gomoku, AiLevel::Expert) => 2380,
+        (GameKind::Gomoku, AiLevel::Casual) => 1536,
+        (GameKind::Gomoku, AiLevel::Intermediate) => 1943,
+        (GameKind::Gomoku, AiLevel::Advanced) => 2379,
+        (GameKind::Gomoku, AiLevel::Expert) => 2709,
         (GameKind::Backgammon, AiLevel::Beginner) => 1470,
         (GameKind::Backgammon, AiLevel::Casual) => 1545,
         (GameKind::Backgammon, AiLevel::Intermediate) => 1590,

@@ -8,12 +8,12 @@
 //! * **Casual**: a depth-2 alpha-beta (its own move and the reply) over
 //!   the candidate points near the stones, with the pattern evaluation and
 //!   the forced replies to fours and open threes, and a small node budget.
-//! * **Intermediate**: depth-4 alpha-beta over the candidate points near
-//!   the stones, pattern evaluation, forced replies to fours and open
-//!   threes (see [`search`]).
-//! * **Advanced**: the first Expert's search (hand-set pattern evaluation,
-//!   no reductions) with a fixed node budget ([`ADVANCED_NODES`]) instead
-//!   of the clock.
+//! * **Intermediate**: the first Expert's search (hand-set pattern
+//!   evaluation, no reductions) with a small fixed node budget
+//!   ([`INTERMEDIATE_NODES`]) instead of the clock.
+//! * **Advanced**: the Expert's search with a fixed node budget
+//!   ([`ADVANCED_NODES`], about a twentieth of what the Expert searches in
+//!   a second) instead of the clock.
 //! * **Expert**: incremental line patterns ([`pattern`], [`pos`]) and an
 //!   evaluation per pattern code fitted to the self-play search's scores
 //!   ([`pcode`], [`tune`]), VCF and VCT threat-space search at the root,
@@ -35,10 +35,10 @@
 //! * Placing the first three stones: one of a few spread-out shapes around
 //!   the centre, picked by the seed (continued when the stones already on
 //!   the board are a prefix of one).
-//! * Choosing (after three or five stones, white to move): Intermediate and
-//!   Expert run a short search for white and take white when white is not
-//!   worse, black otherwise; Beginner picks by the seed (including
-//!   "place two").
+//! * Choosing (after three or five stones, white to move): every level
+//!   above the Beginner runs a short search for white and takes white
+//!   when white is not worse, black otherwise; Beginner picks by the seed
+//!   (including "place two").
 //! * Placing two more stones: the best white move, then the black move
 //!   (among the best candidates) that leaves the most balanced position,
 //!   since the opponent will choose the colour.
@@ -83,10 +83,11 @@ pub enum Decision {
 
 /// The Casual's node budget per move.
 pub const CASUAL_NODES: u64 = 20_000;
-/// The Intermediate's node budget per move.
-pub const INTERMEDIATE_NODES: u64 = 400_000;
+/// The Intermediate's node budget per move: the first Expert's search,
+/// stopped early.
+pub const INTERMEDIATE_NODES: u64 = 8_000;
 /// The Advanced's node budget per move: the Expert's search, stopped early.
-pub const ADVANCED_NODES: u64 = 30_000;
+pub const ADVANCED_NODES: u64 = 15_000;
 
 /// Search limits: a wall-clock budget and/or a node limit. With only a node
 /// limit the Expert is fully deterministic (used by tests).
@@ -213,11 +214,11 @@ pub fn best_move(
         }
         Level::Intermediate => {
             let limits = limits.at_most(INTERMEDIATE_NODES);
-            search_with(board, to_play, rule, limits, seed, Settings::INTERMEDIATE).best
+            search_with(board, to_play, rule, limits, seed, Settings::FIRST_EXPERT).best
         }
         Level::Advanced => {
             let limits = limits.at_most(ADVANCED_NODES);
-            search_with(board, to_play, rule, limits, seed, Settings::ADVANCED).best
+            search_with(board, to_play, rule, limits, seed, Settings::EXPERT).best
         }
         Level::Expert => expert_search(board, to_play, rule, limits, seed).best,
     };

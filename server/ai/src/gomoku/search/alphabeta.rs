@@ -51,7 +51,7 @@
 //! same way. It catches the slow threat sequences (an open three leading
 //! to a VCF) that the main search's depth misses. Its budget is the
 //! level's [`super::SafetyCheck`]: the Expert's searches are large (30,000
-//! VCF and 400,000 VCT nodes a move, six moves), the Advanced's small
+//! VCF and 400,000 VCT nodes a move, six moves), the first Expert's small
 //! (3,000 and 10,000, four moves, at most 40 ms).
 //!
 //! The Expert also checks during the search: from the third iteration,

@@ -1,4 +1,4 @@
-//! Threat-space search and alpha-beta (Intermediate and Expert): the
+//! Threat-space search and alpha-beta (Casual to Expert): the
 //! [`Searcher`], its limits and settings.
 //!
 //! - [`movegen`]: what a node allows (win, forced block, threat defences or
@@ -15,8 +15,8 @@
 //! A node limit (fully deterministic) and/or a deadline (checked every
 //! 1024 nodes). The main search gets 9/10 of the nodes and the time but
 //! the safety check's share ([`SafetyCheck`]: the Expert keeps 5%, as it
-//! checks its choices during the search too, the Advanced a tenth, at
-//! most 40 ms); the safety check gets the rest. An
+//! checks its choices during the search too, the first Expert's search
+//! a tenth, at most 40 ms); the safety check gets the rest. An
 //! iteration starts while the previous one's time still fits before the
 //! main search's deadline, and every search stops at its deadline, so a
 //! move takes at most the budget plus one check interval. A large budget
@@ -127,7 +127,7 @@ pub(crate) struct SafetyCheck {
 }
 
 impl SafetyCheck {
-    /// The Advanced's check: a tenth of the time, at most 40 ms; small
+    /// The first Expert's check: a tenth of the time, at most 40 ms; small
     /// threat searches; four moves.
     pub const QUICK: SafetyCheck = SafetyCheck {
         time_percent: 10,
@@ -179,16 +179,9 @@ impl Settings {
         eval: Evaluation::Linear(&PATTERN_SUMS),
         order: MoveOrder::HandSet,
     };
-    /// Intermediate: depth-4 alpha-beta, no threat search.
-    pub const INTERMEDIATE: Settings = Settings {
-        max_depth: 4,
-        width: 10,
-        root_width: 16,
-        ..Settings::CASUAL
-    };
-    /// Advanced: the first Expert's search (the hand-set evaluation, no
-    /// reductions), stopped by a node budget.
-    pub const ADVANCED: Settings = Settings {
+    /// The first Expert's search (the hand-set evaluation, no
+    /// reductions): the Intermediate, stopped by a small node budget.
+    pub const FIRST_EXPERT: Settings = Settings {
         max_depth: 40,
         width: 14,
         root_width: 30,
@@ -219,7 +212,7 @@ impl Settings {
         keep_tables: true,
         eval: Evaluation::CodeTable,
         order: MoveOrder::Fitted,
-        ..Settings::ADVANCED
+        ..Settings::FIRST_EXPERT
     };
 }
 
