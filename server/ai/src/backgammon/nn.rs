@@ -398,6 +398,53 @@ impl Network {
         }
     }
 
+    /// Adds the gradient of the cross-entropy between the outputs of the
+    /// forward pass `act` on `inp` and the probabilities `target` (each
+    /// output a separate two-way event) to `g1` and `g2`, laid out as the
+    /// weights are. At an output's logit this gradient is `out - target`:
+    /// unlike the squared error through the sigmoid, it does not vanish
+    /// when an output is confidently wrong.
+    pub fn add_gradient(
+        &self,
+        inp: &Inputs,
+        act: &Activations,
+        target: &Probs,
+        g1: &mut [f32],
+        g2: &mut [f32],
+    ) {
+        let hn = self.hidden;
+        let h = &act.h;
+        let mut gh = [0f32; MAX_HIDDEN];
+        for o in 0..N_OUT {
+            let gz = act.out[o] - target[o];
+            let row = &self.w2[o * (hn + 1)..(o + 1) * (hn + 1)];
+            let grow = &mut g2[o * (hn + 1)..(o + 1) * (hn + 1)];
+            for j in 0..hn {
+                gh[j] += gz * row[j];
+                grow[j] += gz * h[j];
+            }
+            grow[hn] += gz;
+        }
+        for j in 0..hn {
+            gh[j] *= h[j] * (1.0 - h[j]);
+        }
+        for (i, v) in inp.iter() {
+            if i >= self.inputs {
+                continue;
+            }
+            let grow = &mut g1[i * hn..(i + 1) * hn];
+            for (g, d) in grow.iter_mut().zip(&gh[..hn]) {
+                *g += v * d;
+            }
+        }
+    }
+
+    /// The weights, input→hidden then hidden→output (see the fields), for
+    /// an optimiser to update in place.
+    pub fn weights_mut(&mut self) -> (&mut [f32], &mut [f32]) {
+        (&mut self.w1, &mut self.w2)
+    }
+
     /// This network reading every input, with `hidden` hidden units: the
     /// first ones are this network's, the others start with small random
     /// input weights (from `seed`) and no weight to the outputs, and the

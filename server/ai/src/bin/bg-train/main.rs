@@ -9,6 +9,7 @@
 //! * `bg-train heuristic --seed S --games 3000 --iters N`: the seed article's
 //!   trainer for the Beginner heuristic's constants.
 
+mod adam;
 mod distill;
 mod heuristic;
 mod td;
@@ -110,6 +111,17 @@ enum Cmd {
         /// Starting learning rate.
         #[arg(long, default_value_t = 0.02)]
         alpha: f32,
+        /// Fit with Adam in minibatches on the cross-entropy of each
+        /// output (`--alpha` is then Adam's rate, 0.001 a usual start)
+        /// instead of one squared-error step per sample.
+        #[arg(long)]
+        adam: bool,
+        /// Samples per Adam batch.
+        #[arg(long, default_value_t = 64)]
+        batch: usize,
+        /// Start the student from random weights instead of the teacher's.
+        #[arg(long)]
+        fresh: bool,
         /// Seed of the self-play, the new units and the shuffles.
         #[arg(long, default_value_t = 1)]
         seed: u64,
@@ -172,6 +184,9 @@ fn main() {
             hidden,
             epochs,
             alpha,
+            adam,
+            batch,
+            fresh,
             seed,
         } => distill(DistillArgs {
             teacher,
@@ -190,6 +205,8 @@ fn main() {
             hidden,
             epochs,
             alpha,
+            adam: adam.then_some(batch),
+            fresh,
             seed,
         }),
     }
@@ -205,6 +222,9 @@ struct DistillArgs {
     hidden: usize,
     epochs: usize,
     alpha: f32,
+    /// Adam's batch size, or none for plain gradient steps.
+    adam: Option<usize>,
+    fresh: bool,
     seed: u64,
 }
 
@@ -244,25 +264,42 @@ fn distill(a: DistillArgs) {
             train.push(s);
         }
     }
-    let student = teacher_net.widened(a.hidden, a.seed);
-    let net = distill::train(
-        student,
-        &train,
-        &valid,
-        a.epochs,
-        a.alpha,
-        a.seed,
-        &mut |epoch, t, v| {
-            println!(
-                "epoch {epoch}: equity MSE train {:.5} valid {:.5} | outputs train {:.5} valid {:.5} ({:.0} s)",
-                t.equity,
-                v.equity,
-                t.outputs,
-                v.outputs,
-                start.elapsed().as_secs_f64()
-            );
-        },
-    );
+    let student = if a.fresh {
+        Network::random(a.hidden, a.seed)
+    } else {
+        teacher_net.widened(a.hidden, a.seed)
+    };
+    let mut report = |epoch, t: distill::Fit, v: distill::Fit| {
+        println!(
+            "epoch {epoch}: equity MSE train {:.5} valid {:.5} | outputs train {:.5} valid {:.5} ({:.0} s)",
+            t.equity,
+            v.equity,
+            t.outputs,
+            v.outputs,
+            start.elapsed().as_secs_f64()
+        );
+    };
+    let net = match a.adam {
+        Some(batch) => adam::train(
+            student,
+            &train,
+            &valid,
+            a.epochs,
+            a.alpha,
+            batch,
+            a.seed,
+            &mut report,
+        ),
+        None => distill::train(
+            student,
+            &train,
+            &valid,
+            a.epochs,
+            a.alpha,
+            a.seed,
+            &mut report,
+        ),
+    };
     if let Err(e) = net.save(&a.out) {
         fail(format!("{}: {e}", a.out.display()));
     }

@@ -1,0 +1,124 @@
+//! Minibatch training of a network on labelled positions with Adam
+//! (Kingma and Ba, 2014) and the cross-entropy of each output: the
+//! supervised fit `distill --adam` uses instead of one plain gradient step
+//! per sample.
+
+use tabula_ai::backgammon::nn::{Inputs, Network, Probs};
+use tabula_ai::rng::Rng;
+
+use crate::distill::{Fit, fit};
+
+const BETA1: f32 = 0.9;
+const BETA2: f32 = 0.999;
+const EPSILON: f32 = 1e-8;
+
+/// Adam's running moments for one block of weights.
+struct Moments {
+    m: Vec<f32>,
+    v: Vec<f32>,
+}
+
+impl Moments {
+    fn new(len: usize) -> Moments {
+        Moments {
+            m: vec![0.0; len],
+            v: vec![0.0; len],
+        }
+    }
+
+    /// One Adam step on `w` with the batch's mean gradient `g` (cleared
+    /// after use); `t` counts the steps from 1.
+    fn step(&mut self, w: &mut [f32], g: &mut [f32], rate: f32, t: i32) {
+        let c1 = 1.0 - BETA1.powi(t);
+        let c2 = 1.0 - BETA2.powi(t);
+        let rate = rate * c2.sqrt() / c1;
+        for (((w, g), m), v) in w
+            .iter_mut()
+            .zip(g.iter_mut())
+            .zip(&mut self.m)
+            .zip(&mut self.v)
+        {
+            *m = BETA1 * *m + (1.0 - BETA1) * *g;
+            *v = BETA2 * *v + (1.0 - BETA2) * *g * *g;
+            *w -= rate * *m / (v.sqrt() + EPSILON);
+            *g = 0.0;
+        }
+    }
+}
+
+/// Trains `net` on `train` for `epochs` shuffled passes (from `seed`) in
+/// batches of `batch` samples, the learning rate falling linearly from
+/// `rate` to a tenth of it. After each epoch the fit on `valid` is
+/// reported; the network that fits it best is returned.
+pub fn train(
+    mut net: Network,
+    train: &[(Inputs, Probs)],
+    valid: &[(Inputs, Probs)],
+    epochs: usize,
+    rate: f32,
+    batch: usize,
+    seed: u64,
+    report: &mut dyn FnMut(usize, Fit, Fit),
+) -> Network {
+    let batch = batch.max(1);
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut best = (fit(&net, valid), net.clone());
+    report(0, fit(&net, train), best.0);
+    let (len1, len2) = {
+        let (w1, w2) = net.weights_mut();
+        (w1.len(), w2.len())
+    };
+    let (mut g1, mut g2) = (vec![0f32; len1], vec![0f32; len2]);
+    let (mut m1, mut m2) = (Moments::new(len1), Moments::new(len2));
+    let batches = train.len().div_ceil(batch);
+    let total = (epochs * batches).max(1) as f32;
+    let mut t = 0i32;
+    for epoch in 1..=epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        for chunk in order.chunks(batch) {
+            for &i in chunk {
+                let (inp, target) = &train[i];
+                let act = net.forward(inp);
+                net.add_gradient(inp, &act, target, &mut g1, &mut g2);
+            }
+            let scale = 1.0 / chunk.len() as f32;
+            g1.iter_mut().chain(g2.iter_mut()).for_each(|g| *g *= scale);
+            t += 1;
+            let r = rate * (1.0 - 0.9 * (t - 1) as f32 / total);
+            let (w1, w2) = net.weights_mut();
+            m1.step(w1, &mut g1, r, t);
+            m2.step(w2, &mut g2, r, t);
+        }
+        let v = fit(&net, valid);
+        report(epoch, fit(&net, train), v);
+        if v.equity < best.0.equity {
+            best = (v, net.clone());
+        }
+    }
+    best.1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_ai::backgammon::nn;
+    use tabula_shared::backgammon::Position;
+
+    #[test]
+    fn adam_fits_a_target_the_network_did_not_know() {
+        // One position, a target far from a fresh network's outputs.
+        let pos = Position::START;
+        let inp = nn::encode(&pos);
+        let target: Probs = [0.8, 0.3, 0.05, 0.1, 0.01];
+        let samples = vec![(inp.clone(), target); 64];
+        let net = Network::random(16, 3);
+        let before = fit(&net, &samples).outputs;
+        let trained = train(net, &samples, &samples, 30, 0.01, 16, 1, &mut |_, _, _| {});
+        let after = fit(&trained, &samples).outputs;
+        assert!(after < before / 10.0, "{before} -> {after}");
+        assert!(after < 1e-3, "{after}");
+    }
+}
