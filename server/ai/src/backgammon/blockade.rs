@@ -23,6 +23,22 @@ pub struct Features {
     /// Pips this side must move to bring every checker past the other
     /// side's rearmost one, over 167.
     pub to_break_contact: f32,
+    /// Rolls (of 36) with which a checker of this side on the bar fails to
+    /// enter: the square of the points the other side holds in its home
+    /// board, over 36.
+    pub closed: f32,
+    /// This side's anchors in the other side's home board (its points
+    /// 19..=24 with two or more checkers), over 3, at most 1: two or more
+    /// make a back game.
+    pub home_anchors: f32,
+    /// This side's frontmost anchor among its points 16..=24 (the other
+    /// side's home board and bar point), as `(25 - k) / 9` (0 for none):
+    /// an advanced anchor is a safe landing spot and a blocking point.
+    pub forward_anchor: f32,
+    /// Pips of this side's checkers outside its home board beyond its
+    /// 6-point, over 150, at most 1: the moves it can make before it must
+    /// break its home board (its timing).
+    pub outfield_pips: f32,
 }
 
 /// Whether the other side (`them`) holds this side's point `k`.
@@ -61,11 +77,19 @@ pub fn features(me: &[u8; 26], them: &[u8; 26]) -> Features {
         .filter(|&k| k as i32 >= front)
         .map(|k| i32::from(me[k]) * (k as i32 - front + 1))
         .sum();
+    let closed = (19..=24).filter(|&k| held(them, k)).count() as f32;
+    let home_anchors = (19..=24).filter(|&k| me[k] >= 2).count() as f32;
+    let forward = (16..=24).find(|&k| me[k] >= 2).map_or(0, |k| 25 - k);
+    let outfield: u32 = (7..=24).map(|k| u32::from(me[k]) * (k as u32 - 6)).sum();
     Features {
         back_escapes: escapes(them, rearmost) as f32 / 36.0,
         contained: 1.0 - fewest as f32 / 36.0,
         back_anchor: anchor as f32 / 24.0,
         to_break_contact: (to_break as f32 / 167.0).min(1.0),
+        closed: closed * closed / 36.0,
+        home_anchors: (home_anchors / 3.0).min(1.0),
+        forward_anchor: forward as f32 / 9.0,
+        outfield_pips: (outfield as f32 / 150.0).min(1.0),
     }
 }
 
@@ -112,5 +136,20 @@ mod tests {
         let f = features(&me, &them);
         assert_eq!(f.back_anchor, 20.0 / 24.0);
         assert_eq!(f.to_break_contact, 18.0 / 167.0);
+    }
+
+    #[test]
+    fn anchors_timing_and_a_closed_board() {
+        // This side: anchors on its 22 and 20 (a back game), 4 on its 13.
+        // The other side holds its points 1, 2, 4 and 6: this side's 24,
+        // 23, 21 and 19.
+        let me = side(&[(22, 2), (20, 2), (13, 4), (6, 7)]);
+        let them = side(&[(1, 2), (2, 2), (4, 2), (6, 9)]);
+        let f = features(&me, &them);
+        assert_eq!(f.home_anchors, 2.0 / 3.0);
+        assert_eq!(f.forward_anchor, 5.0 / 9.0);
+        assert_eq!(f.closed, 16.0 / 36.0);
+        let outfield = 2 * 16 + 2 * 14 + 4 * 7;
+        assert_eq!(f.outfield_pips, outfield as f32 / 150.0);
     }
 }

@@ -41,6 +41,7 @@ pub mod bearoff;
 pub mod blockade;
 pub mod cube;
 pub mod expert;
+pub mod exposure;
 pub mod heuristic;
 pub mod hints;
 pub mod met;

@@ -12,10 +12,14 @@
 //! count / 167, longest prime / 6, home-board points made / 6, and the number
 //! of rolls (of 36) that hit one of the other side's blots (a simplified
 //! shot count). Then a race flag and a constant bias unit: the first
-//! [`BASE_INPUTS`], all a network of the first version sees. Last, per side,
+//! [`BASE_INPUTS`], all a network of the first version sees. Then, per side,
 //! four of gnubg's hand-crafted contact features ([`blockade`]): the escapes
 //! of its rearmost checker, how well the other side contains it, its back
-//! anchor, and the pips it must move to break contact.
+//! anchor, and the pips it must move to break contact ([`CONTACT_INPUTS`]
+//! in all). Last, per side, seven more: how its blots are exposed
+//! ([`exposure`]: one hit, two hits, the pips lost), how closed the other
+//! side's home board is to it, its anchors there, its frontmost anchor and
+//! its outfield pips (its timing). The contact features are zero in a race.
 //!
 //! **Weights file** (little endian): magic `TBLBGNN\0`, version `u32` (1),
 //! inputs, hidden, outputs (`u32` each), games trained (`u64`), then `f32`
@@ -31,7 +35,7 @@ use std::path::Path;
 
 use tabula_shared::backgammon::Position;
 
-use super::blockade;
+use super::{blockade, exposure};
 
 /// Number of network outputs.
 pub const N_OUT: usize = 5;
@@ -39,7 +43,10 @@ pub const N_OUT: usize = 5;
 /// backgammon win, gammon loss, backgammon loss.
 pub type Probs = [f32; N_OUT];
 /// Number of input units (including the constant bias unit).
-pub const N_INPUTS: usize = 214;
+pub const N_INPUTS: usize = CONTACT_INPUTS + 2 * 7;
+/// Input units of a network with the first four contact features per side
+/// only.
+pub const CONTACT_INPUTS: usize = BASE_INPUTS + 2 * 4;
 /// Input units of a network without the contact features (the first
 /// version): it reads the first `BASE_INPUTS` units only.
 pub const BASE_INPUTS: usize = 206;
@@ -248,6 +255,17 @@ fn encode_first(pos: &Position, inputs: usize) -> Inputs {
             inp.push(base + 1, f.contained);
             inp.push(base + 2, f.back_anchor);
             inp.push(base + 3, f.to_break_contact);
+            if inputs > CONTACT_INPUTS {
+                let e = exposure::exposure(me, them);
+                let base = CONTACT_INPUTS + 7 * s;
+                inp.push(base, e.hit);
+                inp.push(base + 1, e.double_hit);
+                inp.push(base + 2, e.pip_loss);
+                inp.push(base + 3, f.closed);
+                inp.push(base + 4, f.home_anchors);
+                inp.push(base + 5, f.forward_anchor);
+                inp.push(base + 6, f.outfield_pips);
+            }
         }
     }
     inp
@@ -262,7 +280,7 @@ fn sigmoid(z: f32) -> f32 {
 /// → `hidden` sigmoid units → 5 sigmoid outputs.
 #[derive(Clone)]
 pub struct Network {
-    /// Input units read: [`BASE_INPUTS`] or [`N_INPUTS`].
+    /// Input units read: [`BASE_INPUTS`], [`CONTACT_INPUTS`] or [`N_INPUTS`].
     inputs: usize,
     hidden: usize,
     /// Input→hidden weights, `w1[i * hidden + j]`.
@@ -510,7 +528,7 @@ impl Network {
         let h = hidden as usize;
         let n_in = inputs as usize;
         let n_w = (n_in * h) + N_OUT * (h + 1);
-        if (n_in != N_INPUTS && n_in != BASE_INPUTS)
+        if ![BASE_INPUTS, CONTACT_INPUTS, N_INPUTS].contains(&n_in)
             || outputs as usize != N_OUT
             || h == 0
             || h > MAX_HIDDEN
