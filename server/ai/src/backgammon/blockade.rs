@@ -52,23 +52,59 @@ fn held(them: &[u8; 26], k: i32) -> bool {
 /// points `a` and `2a` away open (gnubg's escape count). Points past the
 /// side's 1-point are open.
 pub fn escapes(them: &[u8; 26], from: i32) -> u32 {
-    let mut n = 0;
-    for a in 1..=6 {
-        for b in 1..=a {
-            let lands = !held(them, from - a - b);
-            let passes = !held(them, from - a) || !held(them, from - b);
-            if lands && passes {
-                n += if a == b { 1 } else { 2 };
-            }
-        }
-    }
-    n
+    escapes_in(held_mask(them), from)
 }
+
+/// Bit `k + 12` set when the other side holds this side's point `k`, so
+/// that the twelve points in front of any point `from` in 0..=25 are the
+/// twelve bits from bit `from` up.
+fn held_mask(them: &[u8; 26]) -> u64 {
+    (1..=24)
+        .filter(|&k| them[25 - k] >= 2)
+        .fold(0, |m, k| m | 1 << (k + 12))
+}
+
+fn escapes_in(held: u64, from: i32) -> u32 {
+    u32::from(ESCAPES[((held >> from.clamp(0, 25)) & 0xfff) as usize])
+}
+
+/// Whether the point `d` pips in front of a checker is held, in a
+/// twelve-point mask of [`ESCAPES`] (bit `12 - d`).
+const fn held_ahead(mask: usize, d: usize) -> bool {
+    (mask >> (12 - d)) & 1 == 1
+}
+
+/// [`escapes`] for every pattern of held points in the twelve in front of
+/// a checker (gnubg keeps the same table).
+static ESCAPES: [u8; 4096] = {
+    let mut table = [0u8; 4096];
+    let mut mask = 0;
+    while mask < 4096 {
+        let mut n = 0;
+        let mut a = 1;
+        while a <= 6 {
+            let mut b = 1;
+            while b <= a {
+                let lands = !held_ahead(mask, a + b);
+                let passes = !held_ahead(mask, a) || !held_ahead(mask, b);
+                if lands && passes {
+                    n += if a == b { 1 } else { 2 };
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        table[mask] = n;
+        mask += 1;
+    }
+    table
+};
 
 /// The contact features of `me` against `them`.
 pub fn features(me: &[u8; 26], them: &[u8; 26]) -> Features {
     let rearmost = (1..=25).rev().find(|&k| me[k] > 0).unwrap_or(0) as i32;
-    let fewest = (15..=24).map(|k| escapes(them, k)).min().unwrap_or(36);
+    let ahead = held_mask(them);
+    let fewest = (15..=24).map(|k| escapes_in(ahead, k)).min().unwrap_or(36);
     let anchor = (1..=24).rev().find(|&k| me[k] >= 2).unwrap_or(0);
     // The other side's rearmost checker, on this side's point 25 - j.
     let their_back = (1..=25).rev().find(|&j| them[j] > 0).unwrap_or(0);
@@ -82,7 +118,7 @@ pub fn features(me: &[u8; 26], them: &[u8; 26]) -> Features {
     let forward = (16..=24).find(|&k| me[k] >= 2).map_or(0, |k| 25 - k);
     let outfield: u32 = (7..=24).map(|k| u32::from(me[k]) * (k as u32 - 6)).sum();
     Features {
-        back_escapes: escapes(them, rearmost) as f32 / 36.0,
+        back_escapes: escapes_in(ahead, rearmost) as f32 / 36.0,
         contained: 1.0 - fewest as f32 / 36.0,
         back_anchor: anchor as f32 / 24.0,
         to_break_contact: (to_break as f32 / 167.0).min(1.0),
@@ -103,6 +139,42 @@ mod tests {
             c[k] = n;
         }
         c
+    }
+
+    /// The count straight from the rule, for the table to agree with.
+    fn escapes_counted(them: &[u8; 26], from: i32) -> u32 {
+        let mut n = 0;
+        for a in 1..=6 {
+            for b in 1..=a {
+                let lands = !held(them, from - a - b);
+                let passes = !held(them, from - a) || !held(them, from - b);
+                if lands && passes {
+                    n += if a == b { 1 } else { 2 };
+                }
+            }
+        }
+        n
+    }
+
+    #[test]
+    fn the_escape_table_agrees_with_the_rule() {
+        let mut state = 12345u64;
+        for _ in 0..2000 {
+            let mut them = [0u8; 26];
+            for k in 1..=24 {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                them[k] = ((state >> 60) % 4) as u8;
+            }
+            for from in 0..=25 {
+                assert_eq!(
+                    escapes(&them, from),
+                    escapes_counted(&them, from),
+                    "{them:?} {from}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -39,22 +39,26 @@ pub fn exposure(me: &[u8; 26], them: &[u8; 26]) -> Exposure {
             pip_loss: 0.0,
         };
     }
-    // `them` stands on this side's point q (0 = their bar) with checkers.
-    let theirs = |q: i32| (0..=24).contains(&q) && them[(25 - q) as usize] > 0;
-    // This side holds point q against them.
-    let blocked = |q: i32| (1..=24).contains(&q) && me[q as usize] >= 2;
+    // Bit q: `them` has checkers on this side's point q (0 = their bar).
+    let theirs_mask: u32 = (0..=24)
+        .filter(|&q| them[25 - q] > 0)
+        .fold(0, |m, q| m | 1 << q);
+    // Bit q: this side holds its point q against them.
+    let blocked_mask: u32 = (1..=24).filter(|&q| me[q] >= 2).fold(0, |m, q| m | 1 << q);
+    let theirs = |q: i32| q >= 0 && theirs_mask >> q & 1 == 1;
+    let blocked = |q: i32| q >= 1 && blocked_mask >> q & 1 == 1;
     let (mut hit, mut double_hit, mut loss) = (0u32, 0u32, 0u32);
+    // a-b and b-a hit alike: each roll once, non-doubles counted twice.
     for a in 1..=6i32 {
-        for b in 1..=6i32 {
+        for b in 1..=a {
             let mut hits = 0;
             let mut worst = 0u32;
             for &k in &blots[..nb] {
                 let t = k as i32;
                 let reached = if a == b {
                     // Up to four steps of `a` from t - a*s, each landing open.
-                    (1..=4).any(|s| {
-                        theirs(t - a * s) && (1..s).all(|m| !blocked(t - a * s + a * m))
-                    })
+                    (1..=4)
+                        .any(|s| theirs(t - a * s) && (1..s).all(|m| !blocked(t - a * s + a * m)))
                 } else {
                     theirs(t - a)
                         || theirs(t - b)
@@ -65,9 +69,10 @@ pub fn exposure(me: &[u8; 26], them: &[u8; 26]) -> Exposure {
                     worst = worst.max(25 - k as u32);
                 }
             }
-            hit += u32::from(hits >= 1);
-            double_hit += u32::from(hits >= 2);
-            loss += worst;
+            let times = if a == b { 1 } else { 2 };
+            hit += times * u32::from(hits >= 1);
+            double_hit += times * u32::from(hits >= 2);
+            loss += times * worst;
         }
     }
     Exposure {

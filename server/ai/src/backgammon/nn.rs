@@ -174,8 +174,9 @@ pub fn shots(pos: &Position) -> u32 {
     let open = |i: usize| p[i] >= -1;
     let mine = |i: usize| i <= 25 && p[i] > 0;
     let mut total = 0u32;
+    // a-b and b-a hit alike: each roll once, non-doubles counted twice.
     for a in 1..=6usize {
-        for b in 1..=6usize {
+        for b in 1..=a {
             let hit = blots[..nb].iter().any(|&t| {
                 if a == b {
                     let mut s = t;
@@ -196,7 +197,7 @@ pub fn shots(pos: &Position) -> u32 {
                     mine(t + a) || mine(t + b) || (mine(t + a + b) && (open(t + a) || open(t + b)))
                 }
             });
-            total += u32::from(hit);
+            total += if a == b { 1 } else { 2 } * u32::from(hit);
         }
     }
     total
