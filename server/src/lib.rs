@@ -82,6 +82,7 @@ impl Server {
     /// the Expert's name).
     pub async fn open(config: Config) -> Result<Server, ServerError> {
         tabula_ai::backgammon::expert_network().map_err(|e| ServerError::Weights(e.to_string()))?;
+        tabula_ai::backgammon::ladder_network().map_err(|e| ServerError::Weights(e.to_string()))?;
         // Off the runtime: it may wait for a server still shutting down on
         // the same directory (a restart) to let go of it.
         let dir = config.data_dir.clone();

@@ -5,10 +5,10 @@
 //! - [`gomoku`]: Beginner (the seed's scoring table), Casual and
 //!   Intermediate (shallow alpha-beta), Advanced and Expert (threat search,
 //!   the Advanced on a node budget).
-//! - [`backgammon`]: a TD-trained network whose weights are compiled in
-//!   from `data/bg-expert-v1.bin`: the Expert looks 2-ply ahead, the
-//!   Advanced plays it at 0-ply, and the three levels below add evaluation
-//!   noise.
+//! - [`backgammon`]: two networks compiled in: the Expert's
+//!   (`data/bg-expert-v2.bin`, trained on look-ahead labels) looks 2-ply
+//!   ahead; the first, TD-trained one (`data/bg-expert-v1.bin`) is the
+//!   Advanced at 0-ply and, with evaluation noise, the three levels below.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.
 //! - [`sample_games`]: whole recorded games between levels (benches, tests).
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.
@@ -16,7 +16,8 @@
 //! The crate depends on the game rules (`tabula-shared`) only. Its tools are
 //! binaries here: `pbrain-tabula` (Gomocup engine), `gomoku-arena`,
 //! `bg-engine` (bgharness engine), `bg-arena`, and `bg-train`, which holds
-//! the training code itself (TD(λ) self-play, the heuristic's tuner) so that
+//! the training code itself (TD(λ) self-play, the supervised fit on look-ahead
+//! labels, the heuristic's tuner) so that
 //! the library does not.
 
 pub mod analysis;

@@ -7,7 +7,7 @@ use tabula_ai::backgammon::bearoff::{self, BearoffDb};
 use tabula_ai::backgammon::cube::{self, MatchState, Owner};
 use tabula_ai::backgammon::expert::{self, Expert};
 use tabula_ai::backgammon::nn::{self, Network, WeightsError};
-use tabula_ai::backgammon::{self, Decision, EMBEDDED_WEIGHTS, best_position, choose};
+use tabula_ai::backgammon::{self, Decision, EXPERT_WEIGHTS, best_position, choose};
 use tabula_ai::rng::Rng;
 use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, MatchConfig, Position, Side};
 
@@ -161,7 +161,7 @@ fn every_level_returns_a_legal_result_for_random_positions() {
 /// close one: its mistakes are a person's, not a random mover's.
 #[test]
 fn noisy_levels_lose_equity_in_order_and_stay_plausible() {
-    let net = backgammon::expert_network().expect("embedded weights");
+    let net = backgammon::ladder_network().expect("embedded weights");
     let judge = tabula_ai::backgammon::expert::Expert {
         net,
         use_bearoff: false,
@@ -257,21 +257,28 @@ fn bearoff_index_is_a_bijection() {
 
 #[test]
 fn embedded_weights_load() {
-    let net = backgammon::expert_network().expect("embedded weights are valid");
-    let p = net.eval(&Position::START);
-    assert!(p.iter().all(|v| (0.0..=1.0).contains(v)));
+    let expert = backgammon::expert_network().expect("the Expert's weights are valid");
+    let ladder = backgammon::ladder_network().expect("the levels' weights are valid");
+    assert_eq!((expert.inputs(), expert.hidden()), (nn::N_INPUTS, 128));
+    assert_eq!((ladder.inputs(), ladder.hidden()), (nn::BASE_INPUTS, 80));
+    for net in [expert, ladder] {
+        let p = net.eval(&Position::START);
+        assert!(p.iter().all(|v| (0.0..=1.0).contains(v)));
+        // The start is close to even for the side on roll.
+        assert!((0.4..0.6).contains(&p[0]), "{p:?}");
+    }
 }
 
 /// A network widened to read the contact features (as `bg-train distill`
-/// makes them) evaluates as the one it came from, and its file, with 214
-/// inputs, loads back to the same network.
+/// makes them) evaluates as the one it came from, and its file, with every
+/// input, loads back to the same network.
 #[test]
 fn a_widened_network_keeps_its_function_and_its_file_round_trips() {
-    let net = backgammon::expert_network().expect("embedded weights are valid");
+    let net = backgammon::ladder_network().expect("embedded weights are valid");
     assert_eq!(net.inputs(), nn::BASE_INPUTS);
     let wide = net.widened(96, 7);
     assert_eq!((wide.inputs(), wide.hidden()), (nn::N_INPUTS, 96));
-    let back = Network::from_bytes(&wide.to_bytes()).expect("a 214-input file loads");
+    let back = Network::from_bytes(&wide.to_bytes()).expect("a widened file loads");
     for pos in random_positions(40, 3) {
         let (a, b, c) = (net.eval(&pos), wide.eval(&pos), back.eval(&pos));
         for k in 0..5 {
@@ -283,7 +290,7 @@ fn a_widened_network_keeps_its_function_and_its_file_round_trips() {
 
 #[test]
 fn corrupt_weights_are_rejected() {
-    let good = EMBEDDED_WEIGHTS.to_vec();
+    let good = EXPERT_WEIGHTS.to_vec();
     assert!(Network::from_bytes(&good).is_ok());
     // A flipped byte in the weights.
     let mut bad = good.clone();

@@ -1,7 +1,8 @@
-//! The Backgammon AI: five levels, one network.
+//! The Backgammon AI: five levels, two networks.
 //!
-//! * **Expert** ([`expert`]): a neural network trained by TD(λ) self-play
-//!   ([`nn`], `bg-train td`), 0-ply plus a 1-ply look-ahead over the best
+//! * **Expert** ([`expert`]): a neural network ([`nn`]) trained on the
+//!   look-ahead of the first network (`bg-train distill --adam`: labels
+//!   from its 1-ply, then from its student's), 0-ply plus a 1-ply look-ahead over the best
 //!   few plays and a 2-ply one over the best of those when the budget
 //!   allows (the server's 1 s does), a one-sided bear-off database
 //!   ([`bearoff`]) in home-board races, and cube decisions from its
@@ -9,12 +10,13 @@
 //!   0-ply play; [`cube`]: Janowski cubeful equity for money, the Kazaross
 //!   XG2 match equity table [`met`] for matches). Plays are chosen by
 //!   cubeless money equity, also in match play.
-//! * **Advanced**: the same network at 0-ply, no look-ahead.
-//! * **Intermediate**, **Casual**, **Beginner**: the network at 0-ply with
-//!   evaluation noise ([`noise`]) of growing size, as gnubg's weaker players:
-//!   they err where plays are close, so their mistakes are a person's
-//!   mistakes, not random moves. Their cube decisions are the Expert's with
-//!   the same noise on the equity they compare.
+//! * **Advanced**: the first network, trained by TD(λ) self-play
+//!   (`bg-train td`), at 0-ply, no look-ahead.
+//! * **Intermediate**, **Casual**, **Beginner**: the first network at 0-ply
+//!   with evaluation noise ([`noise`]) of growing size, as gnubg's weaker
+//!   players: they err where plays are close, so their mistakes are a
+//!   person's mistakes, not random moves. Their cube decisions are the
+//!   Advanced's with the same noise on the equity they compare.
 //!
 //! The levels' error rates, judged by gnubg, are in docs/AI.md
 //! (`bg-ladder`).
@@ -23,17 +25,18 @@
 //! version) and pubeval ([`pubeval`]) stay as arena opponents and as the
 //! fallback when the network's weights fail their check.
 //!
-//! The Expert's weights are compiled in (this crate's
-//! `data/bg-expert-v1.bin`, through `include_bytes!`) and checked (magic,
-//! version, shape, checksum) at first use. The tests check that the embedded
-//! file loads, and the server checks it before serving: a server whose weights
-//! fail the check refuses to start with a clear error rather than play a
-//! weaker AI under the Expert's name.
+//! The weights are compiled in (this crate's `data/bg-expert-v2.bin` for
+//! the Expert, `data/bg-expert-v1.bin` for the levels below, through
+//! `include_bytes!`) and checked (magic, version, shape, checksum) at
+//! first use. The tests check that the embedded files load, and the server
+//! checks both before serving: a server whose weights fail the check refuses
+//! to start with a clear error rather than play a weaker AI under a
+//! level's name.
 //! Binaries can load another file with [`nn::Network::load`], which
 //! reports a missing or corrupt file as an error.
 //!
 //! The bear-off database is built in memory by a background thread started
-//! at the first decision that uses the network.
+//! at the first decision that uses a network.
 //!
 //! Nothing here panics on any position reachable through the rules' API.
 
@@ -72,42 +75,85 @@ pub enum Decision {
     Play(Play),
 }
 
-/// The committed Expert weights.
-pub static EMBEDDED_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v1.bin");
+/// The committed Expert weights: the network trained on look-ahead labels
+/// (`bg-train distill --adam`, 228 inputs, 128 hidden units).
+pub static EXPERT_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v2.bin");
 
-/// The embedded Expert network, checked at first use.
+/// The committed weights of the levels below the Expert: the first network,
+/// trained by TD(λ) self-play (206 inputs, 80 hidden units). Their
+/// evaluation noise was calibrated on it, level by level, against gnubg's
+/// judgement (docs/AI.md).
+pub static LADDER_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v1.bin");
+
+/// The embedded Expert network, checked at first use. It also judges
+/// resignations, gives hints and reviews games.
 pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
     static NET: OnceLock<Result<nn::Network, nn::WeightsError>> = OnceLock::new();
-    NET.get_or_init(|| nn::Network::from_bytes(EMBEDDED_WEIGHTS))
+    NET.get_or_init(|| nn::Network::from_bytes(EXPERT_WEIGHTS))
         .as_ref()
+}
+
+/// The embedded network of the levels below the Expert, checked at first
+/// use.
+pub fn ladder_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
+    static NET: OnceLock<Result<nn::Network, nn::WeightsError>> = OnceLock::new();
+    NET.get_or_init(|| nn::Network::from_bytes(LADDER_WEIGHTS))
+        .as_ref()
+}
+
+/// The player of `level`: the Expert's network for the Expert, the ladder's
+/// for the others. `None` (logged once) when its weights fail their check.
+fn player(level: Level) -> Option<expert::Expert<'static>> {
+    match level {
+        Level::Expert => expert(),
+        _ => match ladder_network() {
+            Ok(net) => {
+                prefetch_bearoff();
+                Some(expert::Expert::new(net))
+            }
+            Err(e) => {
+                static LOGGED: OnceLock<()> = OnceLock::new();
+                LOGGED.get_or_init(|| {
+                    tracing::error!(
+                        "backgammon level weights rejected ({e}); the levels below the Expert play the heuristic"
+                    );
+                });
+                None
+            }
+        },
+    }
 }
 
 fn expert() -> Option<expert::Expert<'static>> {
     match expert_network() {
         Ok(net) => {
-            // Build the bear-off database in the background at the Expert's
-            // first decision, so that it is (normally) ready before the
-            // first race; a race reached earlier waits for it.
-            static PREFETCH: std::sync::Once = std::sync::Once::new();
-            PREFETCH.call_once(|| {
-                let _ = std::thread::Builder::new()
-                    .name("bg-bearoff".into())
-                    .spawn(|| {
-                        let _ = bearoff::BearoffDb::global();
-                    });
-            });
+            prefetch_bearoff();
             Some(expert::Expert::new(net))
         }
         Err(e) => {
             static LOGGED: OnceLock<()> = OnceLock::new();
             LOGGED.get_or_init(|| {
                 tracing::error!(
-                    "backgammon Expert weights rejected ({e}); every level plays the heuristic"
+                    "backgammon Expert weights rejected ({e}); the Expert plays the heuristic"
                 );
             });
             None
         }
     }
+}
+
+/// Builds the bear-off database in the background at the first decision
+/// that uses a network, so that it is (normally) ready before the first
+/// race; a race reached earlier waits for it.
+fn prefetch_bearoff() {
+    static PREFETCH: std::sync::Once = std::sync::Once::new();
+    PREFETCH.call_once(|| {
+        let _ = std::thread::Builder::new()
+            .name("bg-bearoff".into())
+            .spawn(|| {
+                let _ = bearoff::BearoffDb::global();
+            });
+    });
 }
 
 /// The evaluation noise of `level` (none for the Advanced and the Expert).
@@ -139,7 +185,7 @@ pub fn choose_index(
         return None;
     }
     let _ = (pos, dice);
-    let i = match (level, expert()) {
+    let i = match (level, player(level)) {
         (_, None) => heuristic::best_probability(candidates, &heuristic::TUNED),
         (Level::Expert, Some(x)) => x.best(candidates, budget),
         (_, Some(x)) => x.best_0ply_noisy(candidates, level_noise(level), seed),
@@ -285,7 +331,7 @@ fn believed(level: Level, p: nn::Probs, pos: &Position, seed: u64) -> nn::Probs 
 
 fn wants_double(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
     let pos = m.position_for(side);
-    let Some(x) = expert() else {
+    let Some(x) = player(level) else {
         if !pos.is_race() {
             return false;
         }
@@ -302,7 +348,7 @@ fn wants_double(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
 fn wants_take(level: Level, m: &BgMatch, side: Side, seed: u64) -> bool {
     let doubler = side.opponent();
     let pos = m.position_for(doubler);
-    let Some(x) = expert() else {
+    let Some(x) = player(level) else {
         if !pos.is_race() {
             return true;
         }

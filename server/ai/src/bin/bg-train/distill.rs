@@ -362,7 +362,7 @@ mod tests {
 
     #[test]
     fn the_student_learns_the_teachers_look_ahead() {
-        let teacher_net = tabula_ai::backgammon::expert_network().expect("embedded weights");
+        let teacher_net = tabula_ai::backgammon::ladder_network().expect("embedded weights");
         let teacher = Expert::new(teacher_net);
         let pos = positions(&teacher, 300, 9);
         assert_eq!(pos.len(), 300);
