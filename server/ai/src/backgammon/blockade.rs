@@ -161,11 +161,11 @@ mod tests {
         let mut state = 12345u64;
         for _ in 0..2000 {
             let mut them = [0u8; 26];
-            for k in 1..=24 {
+            for n in &mut them[1..=24] {
                 state = state
                     .wrapping_mul(6364136223846793005)
                     .wrapping_add(1442695040888963407);
-                them[k] = ((state >> 60) % 4) as u8;
+                *n = ((state >> 60) % 4) as u8;
             }
             for from in 0..=25 {
                 assert_eq!(

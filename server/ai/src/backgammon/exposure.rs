@@ -26,8 +26,14 @@ pub struct Exposure {
 pub fn exposure(me: &[u8; 26], them: &[u8; 26]) -> Exposure {
     let mut blots = [0usize; 15];
     let mut nb = 0;
-    for k in 1..=24 {
-        if me[k] == 1 && nb < blots.len() {
+    for (k, _) in me
+        .iter()
+        .enumerate()
+        .take(25)
+        .skip(1)
+        .filter(|(_, n)| **n == 1)
+    {
+        if nb < blots.len() {
             blots[nb] = k;
             nb += 1;
         }
