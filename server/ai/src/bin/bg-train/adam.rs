@@ -46,20 +46,34 @@ impl Moments {
     }
 }
 
-/// Trains `net` on `train` for `epochs` shuffled passes (from `seed`) in
-/// batches of `batch` samples, the learning rate falling linearly from
-/// `rate` to a tenth of it. After each epoch the fit on `valid` is
-/// reported; the network that fits it best is returned.
+/// How long and how fast [`train`] goes.
+#[derive(Clone, Copy, Debug)]
+pub struct Schedule {
+    /// Shuffled passes over the training samples.
+    pub epochs: usize,
+    /// Adam's starting rate; it falls linearly to a tenth of it.
+    pub rate: f32,
+    /// Samples per step.
+    pub batch: usize,
+    /// Seed of the shuffles.
+    pub seed: u64,
+}
+
+/// Trains `net` on `train` as `schedule` says. After each epoch the fit on
+/// `valid` is reported; the network that fits it best is returned.
 pub fn train(
     mut net: Network,
     train: &[(Inputs, Probs)],
     valid: &[(Inputs, Probs)],
-    epochs: usize,
-    rate: f32,
-    batch: usize,
-    seed: u64,
+    schedule: Schedule,
     report: &mut dyn FnMut(usize, Fit, Fit),
 ) -> Network {
+    let Schedule {
+        epochs,
+        rate,
+        batch,
+        seed,
+    } = schedule;
     let batch = batch.max(1);
     let mut rng = Rng::new(seed);
     let mut order: Vec<usize> = (0..train.len()).collect();
@@ -116,7 +130,13 @@ mod tests {
         let samples = vec![(inp.clone(), target); 64];
         let net = Network::random(16, 3);
         let before = fit(&net, &samples).outputs;
-        let trained = train(net, &samples, &samples, 30, 0.01, 16, 1, &mut |_, _, _| {});
+        let schedule = Schedule {
+            epochs: 30,
+            rate: 0.01,
+            batch: 16,
+            seed: 1,
+        };
+        let trained = train(net, &samples, &samples, schedule, &mut |_, _, _| {});
         let after = fit(&trained, &samples).outputs;
         assert!(after < before / 10.0, "{before} -> {after}");
         assert!(after < 1e-3, "{after}");

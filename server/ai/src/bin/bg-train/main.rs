@@ -280,16 +280,15 @@ fn distill(a: DistillArgs) {
         );
     };
     let net = match a.adam {
-        Some(batch) => adam::train(
-            student,
-            &train,
-            &valid,
-            a.epochs,
-            a.alpha,
-            batch,
-            a.seed,
-            &mut report,
-        ),
+        Some(batch) => {
+            let schedule = adam::Schedule {
+                epochs: a.epochs,
+                rate: a.alpha,
+                batch,
+                seed: a.seed,
+            };
+            adam::train(student, &train, &valid, schedule, &mut report)
+        }
         None => distill::train(
             student,
             &train,
