@@ -244,11 +244,23 @@ fn encode_first(pos: &Position, inputs: usize) -> Inputs {
     }
     inp.push(194, f32::from(pos.x_off()) / 15.0);
     inp.push(195, f32::from(pos.o_off()) / 15.0);
-    inp.push(202, shots(pos) as f32 / 36.0);
-    inp.push(203, shots(&pos.switch_sides()) as f32 / 36.0);
-    inp.push(204, if pos.is_race() { 1.0 } else { 0.0 });
+    let race = pos.is_race();
+    // Each side's exposure to the other's hits, when the network reads it;
+    // its count of hitting rolls is the shot count, not counted twice.
+    let exposures = (inputs > CONTACT_INPUTS && !race)
+        .then(|| [exposure::exposure(&x, &o), exposure::exposure(&o, &x)]);
+    let (mine, theirs) = match &exposures {
+        Some([x_exposed, o_exposed]) => (o_exposed.hit, x_exposed.hit),
+        None => (
+            shots(pos) as f32 / 36.0,
+            shots(&pos.switch_sides()) as f32 / 36.0,
+        ),
+    };
+    inp.push(202, mine);
+    inp.push(203, theirs);
+    inp.push(204, if race { 1.0 } else { 0.0 });
     inp.push(BIAS_INPUT, 1.0);
-    if inputs > BASE_INPUTS && !pos.is_race() {
+    if inputs > BASE_INPUTS && !race {
         for (s, (me, them)) in [(&x, &o), (&o, &x)].into_iter().enumerate() {
             let f = blockade::features(me, them);
             let base = BASE_INPUTS + 4 * s;
@@ -256,8 +268,8 @@ fn encode_first(pos: &Position, inputs: usize) -> Inputs {
             inp.push(base + 1, f.contained);
             inp.push(base + 2, f.back_anchor);
             inp.push(base + 3, f.to_break_contact);
-            if inputs > CONTACT_INPUTS {
-                let e = exposure::exposure(me, them);
+            if let Some(exposures) = &exposures {
+                let e = exposures[s];
                 let base = CONTACT_INPUTS + 7 * s;
                 inp.push(base, e.hit);
                 inp.push(base + 1, e.double_hit);
