@@ -129,17 +129,19 @@ pub fn features(me: &[u8; 26], them: &[u8; 26]) -> Features {
     }
 }
 
+/// A side's checker counts from `(point, checkers)` pairs, for tests.
+#[cfg(test)]
+pub(crate) fn side(points: &[(usize, u8)]) -> [u8; 26] {
+    let mut c = [0u8; 26];
+    for &(k, n) in points {
+        c[k] = n;
+    }
+    c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn side(points: &[(usize, u8)]) -> [u8; 26] {
-        let mut c = [0u8; 26];
-        for &(k, n) in points {
-            c[k] = n;
-        }
-        c
-    }
 
     /// The count straight from the rule, for the table to agree with.
     fn escapes_counted(them: &[u8; 26], from: i32) -> u32 {

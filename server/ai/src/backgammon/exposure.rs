@@ -91,14 +91,7 @@ pub fn exposure(me: &[u8; 26], them: &[u8; 26]) -> Exposure {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn side(points: &[(usize, u8)]) -> [u8; 26] {
-        let mut c = [0u8; 26];
-        for &(k, n) in points {
-            c[k] = n;
-        }
-        c
-    }
+    use crate::backgammon::blockade::side;
 
     #[test]
     fn no_blots_no_exposure() {

@@ -88,53 +88,47 @@ pub static LADDER_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v1.bin")
 /// The embedded Expert network, checked at first use. It also judges
 /// resignations, gives hints and reviews games.
 pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
-    static NET: OnceLock<Result<nn::Network, nn::WeightsError>> = OnceLock::new();
-    NET.get_or_init(|| nn::Network::from_bytes(EXPERT_WEIGHTS))
-        .as_ref()
+    static NET: CheckedNetwork = OnceLock::new();
+    checked(&NET, EXPERT_WEIGHTS)
 }
 
 /// The embedded network of the levels below the Expert, checked at first
 /// use.
 pub fn ladder_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
-    static NET: OnceLock<Result<nn::Network, nn::WeightsError>> = OnceLock::new();
-    NET.get_or_init(|| nn::Network::from_bytes(LADDER_WEIGHTS))
+    static NET: CheckedNetwork = OnceLock::new();
+    checked(&NET, LADDER_WEIGHTS)
+}
+
+type CheckedNetwork = OnceLock<Result<nn::Network, nn::WeightsError>>;
+
+fn checked(
+    cell: &'static CheckedNetwork,
+    weights: &[u8],
+) -> Result<&'static nn::Network, &'static nn::WeightsError> {
+    cell.get_or_init(|| nn::Network::from_bytes(weights))
         .as_ref()
 }
 
 /// The player of `level`: the Expert's network for the Expert, the ladder's
-/// for the others. `None` (logged once) when its weights fail their check.
+/// for the others. `None` (logged once per network) when its weights fail
+/// their check.
 fn player(level: Level) -> Option<expert::Expert<'static>> {
-    match level {
-        Level::Expert => expert(),
-        _ => match ladder_network() {
-            Ok(net) => {
-                prefetch_bearoff();
-                Some(expert::Expert::new(net))
-            }
-            Err(e) => {
-                static LOGGED: OnceLock<()> = OnceLock::new();
-                LOGGED.get_or_init(|| {
-                    tracing::error!(
-                        "backgammon level weights rejected ({e}); the levels below the Expert play the heuristic"
-                    );
-                });
-                None
-            }
-        },
-    }
-}
-
-fn expert() -> Option<expert::Expert<'static>> {
-    match expert_network() {
+    let expert = level == Level::Expert;
+    let (net, who) = if expert {
+        (expert_network(), "the Expert")
+    } else {
+        (ladder_network(), "the levels below the Expert")
+    };
+    match net {
         Ok(net) => {
             prefetch_bearoff();
             Some(expert::Expert::new(net))
         }
         Err(e) => {
-            static LOGGED: OnceLock<()> = OnceLock::new();
-            LOGGED.get_or_init(|| {
+            static LOGGED: [OnceLock<()>; 2] = [OnceLock::new(), OnceLock::new()];
+            LOGGED[usize::from(expert)].get_or_init(|| {
                 tracing::error!(
-                    "backgammon Expert weights rejected ({e}); the Expert plays the heuristic"
+                    "backgammon weights of {who} rejected ({e}); the heuristic plays instead"
                 );
             });
             None

@@ -4,9 +4,8 @@
 //! per sample.
 
 use tabula_ai::backgammon::nn::{Inputs, Network, Probs};
-use tabula_ai::rng::Rng;
 
-use crate::distill::{Fit, fit};
+use crate::distill::{Fit, run_epochs};
 
 const BETA1: f32 = 0.9;
 const BETA2: f32 = 0.999;
@@ -75,23 +74,15 @@ pub fn train(
         seed,
     } = schedule;
     let batch = batch.max(1);
-    let mut rng = Rng::new(seed);
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut best = (fit(&net, valid), net.clone());
-    report(0, fit(&net, train), best.0);
     let (len1, len2) = {
         let (w1, w2) = net.weights_mut();
         (w1.len(), w2.len())
     };
     let (mut g1, mut g2) = (vec![0f32; len1], vec![0f32; len2]);
     let (mut m1, mut m2) = (Moments::new(len1), Moments::new(len2));
-    let batches = train.len().div_ceil(batch);
-    let total = (epochs * batches).max(1) as f32;
+    let total = (epochs * train.len().div_ceil(batch)).max(1) as f32;
     let mut t = 0i32;
-    for epoch in 1..=epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
+    let mut pass = |net: &mut Network, order: &[usize]| {
         for chunk in order.chunks(batch) {
             for &i in chunk {
                 let (inp, target) = &train[i];
@@ -106,18 +97,14 @@ pub fn train(
             m1.step(w1, &mut g1, r, t);
             m2.step(w2, &mut g2, r, t);
         }
-        let v = fit(&net, valid);
-        report(epoch, fit(&net, train), v);
-        if v.equity < best.0.equity {
-            best = (v, net.clone());
-        }
-    }
-    best.1
+    };
+    run_epochs(net, train, valid, epochs, seed, report, &mut pass)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::distill::fit;
     use tabula_ai::backgammon::nn;
     use tabula_shared::backgammon::Position;
 

@@ -291,12 +291,42 @@ pub fn fit(net: &Network, samples: &[(Inputs, Probs)]) -> Fit {
     }
 }
 
+/// Runs `epochs` passes of `pass` over `train`, each given the samples'
+/// indices in a new shuffled order (from `seed`). After each epoch the fit
+/// on `valid` is reported, and the network that fits it best is returned.
+pub fn run_epochs(
+    mut net: Network,
+    train: &[(Inputs, Probs)],
+    valid: &[(Inputs, Probs)],
+    epochs: usize,
+    seed: u64,
+    report: &mut dyn FnMut(usize, Fit, Fit),
+    pass: &mut dyn FnMut(&mut Network, &[usize]),
+) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let mut best = (fit(&net, valid), net.clone());
+    report(0, fit(&net, train), best.0);
+    for epoch in 1..=epochs {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        pass(&mut net, &order);
+        let v = fit(&net, valid);
+        report(epoch, fit(&net, train), v);
+        if v.equity < best.0.equity {
+            best = (v, net.clone());
+        }
+    }
+    best.1
+}
+
 /// Stochastic gradient descent on `train` for `epochs` passes in a shuffled
 /// order (from `seed`), the learning rate falling linearly from `alpha` to
 /// a tenth of it. After each epoch the fit on `valid` is reported, and the
 /// network that fits it best is returned.
 pub fn train(
-    mut net: Network,
+    net: Network,
     train: &[(Inputs, Probs)],
     valid: &[(Inputs, Probs)],
     epochs: usize,
@@ -304,17 +334,10 @@ pub fn train(
     seed: u64,
     report: &mut dyn FnMut(usize, Fit, Fit),
 ) -> Network {
-    let mut rng = Rng::new(seed);
-    let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut best = (fit(&net, valid), net.clone());
-    report(0, fit(&net, train), best.0);
     let steps = (epochs * train.len()).max(1) as f32;
     let mut step = 0usize;
-    for epoch in 1..=epochs {
-        for i in (1..order.len()).rev() {
-            order.swap(i, rng.below(i as u64 + 1) as usize);
-        }
-        for &i in &order {
+    let mut pass = |net: &mut Network, order: &[usize]| {
+        for &i in order {
             let (inp, target) = &train[i];
             let act = net.forward(inp);
             let mut err = [0f32; N_OUT];
@@ -325,13 +348,8 @@ pub fn train(
             net.step(inp, &act, &err, rate);
             step += 1;
         }
-        let v = fit(&net, valid);
-        report(epoch, fit(&net, train), v);
-        if v.equity < best.0.equity {
-            best = (v, net.clone());
-        }
-    }
-    best.1
+    };
+    run_epochs(net, train, valid, epochs, seed, report, &mut pass)
 }
 
 #[cfg(test)]
