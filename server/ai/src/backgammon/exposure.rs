@@ -6,9 +6,10 @@
 //! Both sides are given in their own numbering, as in [`super::blockade`]:
 //! `c[k]` checkers on the side's point `k` (1..=24), `c[25]` on the bar; the
 //! other side's point `j` is this side's point `25 - j`, and its bar this
-//! side's point 0. The other side moves up this side's numbering. As in
-//! [`super::nn::shots`], checkers of the other side on the bar are not made
-//! to enter first: this is a feature, not a rule.
+//! side's point 0. The other side moves up this side's numbering. Checkers
+//! of the other side on the bar are not made to enter first: this is a
+//! feature, not a rule. The count of hitting rolls is also every network's
+//! shot count ([`super::nn`]).
 
 /// One side's exposure, each in 0..=1.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -155,54 +155,6 @@ fn longest_prime(c: &[u8; 26]) -> u32 {
     best
 }
 
-/// Rolls (out of 36) with which the side on roll of `pos` can hit a blot of
-/// the other side: direct and combination shots, intermediate points must
-/// not be blocked (the bar rule is ignored: this is a feature, not a rule).
-pub fn shots(pos: &Position) -> u32 {
-    let p = pos.pips();
-    let mut blots = [0usize; 15];
-    let mut nb = 0;
-    for t in 1..=24 {
-        if p[t] == -1 && nb < blots.len() {
-            blots[nb] = t;
-            nb += 1;
-        }
-    }
-    if nb == 0 {
-        return 0;
-    }
-    let open = |i: usize| p[i] >= -1;
-    let mine = |i: usize| i <= 25 && p[i] > 0;
-    let mut total = 0u32;
-    // a-b and b-a hit alike: each roll once, non-doubles counted twice.
-    for a in 1..=6usize {
-        for b in 1..=a {
-            let hit = blots[..nb].iter().any(|&t| {
-                if a == b {
-                    let mut s = t;
-                    for _ in 0..4 {
-                        s += a;
-                        if s > 25 {
-                            return false;
-                        }
-                        if mine(s) {
-                            return true;
-                        }
-                        if s < 25 && !open(s) {
-                            return false;
-                        }
-                    }
-                    false
-                } else {
-                    mine(t + a) || mine(t + b) || (mine(t + a + b) && (open(t + a) || open(t + b)))
-                }
-            });
-            total += if a == b { 1 } else { 2 } * u32::from(hit);
-        }
-    }
-    total
-}
-
 /// Encodes `pos` (side on roll = mover) as sparse network inputs.
 pub fn encode(pos: &Position) -> Inputs {
     encode_first(pos, N_INPUTS)
@@ -245,17 +197,10 @@ fn encode_first(pos: &Position, inputs: usize) -> Inputs {
     inp.push(194, f32::from(pos.x_off()) / 15.0);
     inp.push(195, f32::from(pos.o_off()) / 15.0);
     let race = pos.is_race();
-    // Each side's exposure to the other's hits, when the network reads it;
-    // its count of hitting rolls is the shot count, not counted twice.
-    let exposures = (inputs > CONTACT_INPUTS && !race)
-        .then(|| [exposure::exposure(&x, &o), exposure::exposure(&o, &x)]);
-    let (mine, theirs) = match &exposures {
-        Some([x_exposed, o_exposed]) => (o_exposed.hit, x_exposed.hit),
-        None => (
-            shots(pos) as f32 / 36.0,
-            shots(&pos.switch_sides()) as f32 / 36.0,
-        ),
-    };
+    // Each side's exposure to the other's hits: its count of hitting rolls
+    // is the shot count every network reads.
+    let exposures = [exposure::exposure(&x, &o), exposure::exposure(&o, &x)];
+    let (mine, theirs) = (exposures[1].hit, exposures[0].hit);
     inp.push(202, mine);
     inp.push(203, theirs);
     inp.push(204, if race { 1.0 } else { 0.0 });
@@ -268,7 +213,7 @@ fn encode_first(pos: &Position, inputs: usize) -> Inputs {
             inp.push(base + 1, f.contained);
             inp.push(base + 2, f.back_anchor);
             inp.push(base + 3, f.to_break_contact);
-            if let Some(exposures) = &exposures {
+            if inputs > CONTACT_INPUTS {
                 let e = exposures[s];
                 let base = CONTACT_INPUTS + 7 * s;
                 inp.push(base, e.hit);
