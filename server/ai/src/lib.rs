@@ -6,7 +6,7 @@
 //!   Intermediate (shallow alpha-beta), Advanced and Expert (threat search,
 //!   the Advanced on a node budget).
 //! - [`backgammon`]: two networks compiled in: the Expert's
-//!   (`data/bg-expert-v2.bin`, trained on look-ahead labels) looks 2-ply
+//!   (`data/bg-expert-v3.bin`, trained on look-ahead labels) looks 2-ply
 //!   ahead; the first, TD-trained one (`data/bg-expert-v1.bin`) is the
 //!   Advanced at 0-ply and, with evaluation noise, the three levels below.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.

@@ -259,7 +259,7 @@ fn bearoff_index_is_a_bijection() {
 fn embedded_weights_load() {
     let expert = backgammon::expert_network().expect("the Expert's weights are valid");
     let ladder = backgammon::ladder_network().expect("the levels' weights are valid");
-    assert_eq!((expert.inputs(), expert.hidden()), (nn::N_INPUTS, 128));
+    assert_eq!((expert.inputs(), expert.hidden()), (nn::N_INPUTS, 256));
     assert_eq!((ladder.inputs(), ladder.hidden()), (nn::BASE_INPUTS, 80));
     for net in [expert, ladder] {
         let p = net.eval(&Position::START);

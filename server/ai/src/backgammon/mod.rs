@@ -25,7 +25,7 @@
 //! version) and pubeval ([`pubeval`]) stay as arena opponents and as the
 //! fallback when the network's weights fail their check.
 //!
-//! The weights are compiled in (this crate's `data/bg-expert-v2.bin` for
+//! The weights are compiled in (this crate's `data/bg-expert-v3.bin` for
 //! the Expert, `data/bg-expert-v1.bin` for the levels below, through
 //! `include_bytes!`) and checked (magic, version, shape, checksum) at
 //! first use. The tests check that the embedded files load, and the server
@@ -76,8 +76,8 @@ pub enum Decision {
 }
 
 /// The committed Expert weights: the network trained on look-ahead labels
-/// (`bg-train distill --adam`, 228 inputs, 128 hidden units).
-pub static EXPERT_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v2.bin");
+/// (`bg-train distill --adam`, 228 inputs, 256 hidden units, four rounds).
+pub static EXPERT_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v3.bin");
 
 /// The committed weights of the levels below the Expert: the first network,
 /// trained by TD(λ) self-play (206 inputs, 80 hidden units). Their
