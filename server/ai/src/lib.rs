@@ -7,8 +7,9 @@
 //!   the Advanced on a node budget).
 //! - [`backgammon`]: two networks compiled in: the Expert's
 //!   (`data/bg-expert-v3.bin`, trained on look-ahead labels) looks 2-ply
-//!   ahead; the first, TD-trained one (`data/bg-expert-v1.bin`) is the
-//!   Advanced at 0-ply and, with evaluation noise, the three levels below.
+//!   ahead and is the Advanced at 0-ply; the first, TD-trained one
+//!   (`data/bg-expert-v1.bin`) is the Intermediate at 0-ply and, with
+//!   evaluation noise, the two levels below.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.
 //! - [`sample_games`]: whole recorded games between levels (benches, tests).
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.

@@ -155,10 +155,10 @@ fn every_level_returns_a_legal_result_for_random_positions() {
     }
 }
 
-/// The levels below the Advanced lose equity in the order of their names,
-/// judged by the network itself at 0-ply (the Advanced's own choice, so its
-/// loss is zero), and even the Beginner mostly plays the best play or a
-/// close one: its mistakes are a person's, not a random mover's.
+/// The levels on the first network lose equity in the order of their
+/// names, judged by that network at 0-ply (the Intermediate's own choice,
+/// so its loss is zero), and even the Beginner mostly plays the best play
+/// or a close one: its mistakes are a person's, not a random mover's.
 #[test]
 fn noisy_levels_lose_equity_in_order_and_stay_plausible() {
     let net = backgammon::ladder_network().expect("embedded weights");
@@ -190,22 +190,48 @@ fn noisy_levels_lose_equity_in_order_and_stay_plausible() {
         let n = decisions.len() as f64;
         (total / n, random_total / n)
     };
-    let (advanced, random) = mean_loss(Level::Advanced);
-    let (intermediate, _) = mean_loss(Level::Intermediate);
+    let (intermediate, random) = mean_loss(Level::Intermediate);
     let (casual, _) = mean_loss(Level::Casual);
     let (beginner, _) = mean_loss(Level::Beginner);
     assert!(
-        advanced.abs() < 1e-6,
-        "the Advanced is the network at 0-ply: {advanced}"
+        intermediate.abs() < 1e-6,
+        "the Intermediate is the network at 0-ply: {intermediate}"
     );
     assert!(
-        0.0 < intermediate && intermediate < casual && casual < beginner,
-        "losses {intermediate} < {casual} < {beginner}"
+        0.0 < casual && casual < beginner,
+        "losses {casual} < {beginner}"
     );
     assert!(
         beginner < random / 4.0,
         "the Beginner ({beginner}) loses far less than a random mover ({random})"
     );
+}
+
+/// The Advanced plays the Expert's network at 0-ply: its choice is the
+/// best by that network's equity, without the Expert's look-ahead.
+#[test]
+fn the_advanced_is_the_experts_network_at_0_ply() {
+    let judge = Expert::new(backgammon::expert_network().expect("embedded weights"));
+    let mut rng = Rng::new(11);
+    for (seed, pos) in random_positions(200, 31).into_iter().enumerate() {
+        let dice = rng.dice();
+        let cands = pos.legal_positions(dice);
+        if cands.len() < 2 {
+            continue;
+        }
+        let value = |c: &Position| nn::equity(&judge.value_after(c));
+        let best = cands.iter().map(value).fold(f32::NEG_INFINITY, f32::max);
+        let i = backgammon::choose_index(
+            Level::Advanced,
+            &pos,
+            dice,
+            &cands,
+            Duration::from_secs(1),
+            seed as u64,
+        )
+        .expect("a play");
+        assert!((best - value(&cands[i])).abs() < 1e-6, "{pos:?} {dice:?}");
+    }
 }
 
 #[test]

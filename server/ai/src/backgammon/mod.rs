@@ -1,22 +1,24 @@
 //! The Backgammon AI: five levels, two networks.
 //!
 //! * **Expert** ([`expert`]): a neural network ([`nn`]) trained on the
-//!   look-ahead of the first network (`bg-train distill --adam`: labels
-//!   from its 1-ply, then from its student's), 0-ply plus a 1-ply look-ahead over the best
-//!   few plays and a 2-ply one over the best of those when the budget
-//!   allows (the server's 1 s does), a one-sided bear-off database
-//!   ([`bearoff`]) in home-board races, and cube decisions from its
-//!   probabilities before the roll (averaged over the 21 rolls of its best
-//!   0-ply play; [`cube`]: Janowski cubeful equity for money, the Kazaross
-//!   XG2 match equity table [`met`] for matches). Plays are chosen by
-//!   cubeless money equity, also in match play.
-//! * **Advanced**: the first network, trained by TD(λ) self-play
-//!   (`bg-train td`), at 0-ply, no look-ahead.
-//! * **Intermediate**, **Casual**, **Beginner**: the first network at 0-ply
-//!   with evaluation noise ([`noise`]) of growing size, as gnubg's weaker
-//!   players: they err where plays are close, so their mistakes are a
-//!   person's mistakes, not random moves. Their cube decisions are the
-//!   Advanced's with the same noise on the equity they compare.
+//!   look-ahead of the first network, four rounds (`bg-train distill
+//!   --adam`: labels from a network's 1-ply, fitted by the next), 0-ply
+//!   plus a 1-ply look-ahead over the best few plays and a 2-ply one over
+//!   the best of those when the budget allows (the server's 1 s does), a
+//!   one-sided bear-off database ([`bearoff`]) in home-board races, and
+//!   cube decisions from its probabilities before the roll (averaged over
+//!   the 21 rolls of its best 0-ply play; [`cube`]: Janowski cubeful
+//!   equity for money, the Kazaross XG2 match equity table [`met`] for
+//!   matches). Plays are chosen by cubeless money equity, also in match
+//!   play.
+//! * **Advanced**: the Expert's network at 0-ply, no look-ahead.
+//! * **Intermediate**: the first network, trained by TD(λ) self-play
+//!   (`bg-train td`), at 0-ply.
+//! * **Casual**, **Beginner**: the first network at 0-ply with evaluation
+//!   noise ([`noise`]) of growing size, as gnubg's weaker players: they err
+//!   where plays are close, so their mistakes are a person's mistakes, not
+//!   random moves. Their cube decisions are the Intermediate's with the
+//!   same noise on the equity they compare.
 //!
 //! The levels' error rates, judged by gnubg, are in docs/AI.md
 //! (`bg-ladder`).
@@ -26,7 +28,7 @@
 //! fallback when the network's weights fail their check.
 //!
 //! The weights are compiled in (this crate's `data/bg-expert-v3.bin` for
-//! the Expert, `data/bg-expert-v1.bin` for the levels below, through
+//! the Expert and the Advanced, `data/bg-expert-v1.bin` for the levels below, through
 //! `include_bytes!`) and checked (magic, version, shape, checksum) at
 //! first use. The tests check that the embedded files load, and the server
 //! checks both before serving: a server whose weights fail the check refuses
@@ -79,21 +81,21 @@ pub enum Decision {
 /// (`bg-train distill --adam`, 228 inputs, 256 hidden units, four rounds).
 pub static EXPERT_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v3.bin");
 
-/// The committed weights of the levels below the Expert: the first network,
-/// trained by TD(λ) self-play (206 inputs, 80 hidden units). Their
-/// evaluation noise was calibrated on it, level by level, against gnubg's
-/// judgement (docs/AI.md).
+/// The committed weights of the three levels below the Advanced: the first
+/// network, trained by TD(λ) self-play (206 inputs, 80 hidden units). The
+/// noise of the two lowest was calibrated on it against gnubg's judgement
+/// (docs/AI.md).
 pub static LADDER_WEIGHTS: &[u8] = include_bytes!("../../data/bg-expert-v1.bin");
 
-/// The embedded Expert network, checked at first use. It also judges
-/// resignations, gives hints and reviews games.
+/// The embedded Expert network (also the Advanced's), checked at first use.
+/// It also judges resignations, gives hints and reviews games.
 pub fn expert_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
     static NET: CheckedNetwork = OnceLock::new();
     checked(&NET, EXPERT_WEIGHTS)
 }
 
-/// The embedded network of the levels below the Expert, checked at first
-/// use.
+/// The embedded network of the three levels below the Advanced, checked at
+/// first use.
 pub fn ladder_network() -> Result<&'static nn::Network, &'static nn::WeightsError> {
     static NET: CheckedNetwork = OnceLock::new();
     checked(&NET, LADDER_WEIGHTS)
@@ -109,15 +111,15 @@ fn checked(
         .as_ref()
 }
 
-/// The player of `level`: the Expert's network for the Expert, the ladder's
-/// for the others. `None` (logged once per network) when its weights fail
-/// their check.
+/// The player of `level`: the Expert's network for the Advanced and the
+/// Expert, the ladder's for the three levels below. `None` (logged once per
+/// network) when its weights fail their check.
 fn player(level: Level) -> Option<expert::Expert<'static>> {
-    let expert = level == Level::Expert;
+    let expert = matches!(level, Level::Advanced | Level::Expert);
     let (net, who) = if expert {
-        (expert_network(), "the Expert")
+        (expert_network(), "the Advanced and the Expert")
     } else {
-        (ladder_network(), "the levels below the Expert")
+        (ladder_network(), "the levels below the Advanced")
     };
     match net {
         Ok(net) => {
@@ -150,16 +152,18 @@ fn prefetch_bearoff() {
     });
 }
 
-/// The evaluation noise of `level` (none for the Advanced and the Expert).
+/// The evaluation noise of `level` (none from the Intermediate up).
 ///
-/// Tuned with `bg-ladder` so that the levels' error rates, judged by gnubg,
-/// climb in even steps (docs/AI.md).
+/// Chosen with `bg-ladder` so that the levels' error rates, judged by gnubg,
+/// climb in even steps, each about half the one below (docs/AI.md): the
+/// Beginner and the Casual are the ladder's network with noise, the
+/// Intermediate is that network at 0-ply, the Advanced the Expert's network
+/// at 0-ply, and the Expert looks ahead.
 pub fn level_noise(level: Level) -> noise::Noise {
     let sd = match level {
         Level::Beginner => 0.10,
-        Level::Casual => 0.055,
-        Level::Intermediate => 0.035,
-        Level::Advanced | Level::Expert => 0.0,
+        Level::Casual => 0.035,
+        Level::Intermediate | Level::Advanced | Level::Expert => 0.0,
     };
     noise::Noise { sd }
 }

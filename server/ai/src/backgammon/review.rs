@@ -31,7 +31,7 @@ use super::expert::{self, Expert};
 use super::nn::{self, Probs};
 
 /// How the review judges, in words (the analysis's `engine`).
-pub const ENGINE: &str = "Tabula Expert (network expert-v1): plays at 1-ply over the best 0-ply \
+pub const ENGINE: &str = "Tabula Expert (network expert-v3): plays at 1-ply over the best 0-ply \
 candidates, cube by Janowski (money) or the Kazaross XG2 table (match)";
 
 /// Reviews the match `actions` (played under `config`); `progress` hears
