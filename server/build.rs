@@ -4,6 +4,11 @@
 //! writes `web_assets.rs` for `src/web_client.rs` to include. Nothing is read
 //! from disk at run time.
 //!
+//! The wasm target is added with `rustup target add` when it is missing
+//! (that works where rustup's automatic installation is off). Where the web
+//! client still cannot be built, everything else builds: one warning says
+//! why, and the server's page says how to get the browser client.
+//!
 //! `TABULA_WEB=skip` builds a server whose page says the web client was left
 //! out (for quick local builds that do not need it).
 
@@ -37,18 +42,77 @@ fn main() {
 
     let page = std::fs::read_to_string(manifest.join("web/index.html")).expect("web/index.html");
     let assets = if std::env::var("TABULA_WEB").as_deref() == Ok("skip") {
-        let note = "Tabula was built without its web client (TABULA_WEB=skip). \
-                    Use the desktop client, or rebuild the server without that setting.";
-        Assets {
-            page: format!("<!DOCTYPE html><meta charset=utf-8><title>Tabula</title><p>{note}</p>"),
-            script: Vec::new(),
-            wasm: Vec::new(),
-            hash: "none".into(),
-        }
+        left_out(
+            "Tabula was built without its browser client (TABULA_WEB=skip). \
+             Use the desktop client, or rebuild the server without that setting.",
+        )
     } else {
-        build_web_client(&workspace, &out, &page)
+        match add_wasm_target().and_then(|()| build_web_client(&workspace, &out, &page)) {
+            Ok(assets) => assets,
+            Err(why) => {
+                println!(
+                    "cargo:warning=the browser client was left out: {why}. Everything else \
+                     builds; for the browser client run `rustup target add \
+                     wasm32-unknown-unknown` and build again."
+                );
+                left_out(&format!(
+                    "This Tabula server was built without its browser client ({why}). \
+                     Play with the desktop client (<code>cargo run --release -p tabula-client</code>), \
+                     or let the host add the browser client: <code>rustup target add \
+                     wasm32-unknown-unknown</code>, then build and start the server again."
+                ))
+            }
+        }
     };
     write_assets(&out, &assets);
+}
+
+/// The page of a server built without the browser client: `note` says why
+/// and what to do.
+fn left_out(note: &str) -> Assets {
+    Assets {
+        page: format!(
+            "<!DOCTYPE html><meta charset=utf-8><meta name=viewport \
+             content=\"width=device-width\"><title>Tabula</title>\
+             <h1>Tabula</h1><p id=web-client-missing>{note}</p>"
+        ),
+        script: Vec::new(),
+        wasm: Vec::new(),
+        hash: "none".into(),
+    }
+}
+
+/// Makes sure the toolchain building this has the wasm32 target: where its
+/// standard library is missing, asks rustup for it (as `rustup target add`,
+/// which works where rustup's automatic installation is off).
+fn add_wasm_target() -> Result<(), String> {
+    const TARGET: &str = "wasm32-unknown-unknown";
+    let rustc = std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(&rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map_err(|e| format!("rustc did not run ({e})"))?;
+    let sysroot = PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim());
+    let target_lib = sysroot.join("lib/rustlib").join(TARGET).join("lib");
+    // Built again when the target comes or goes (a missing path always
+    // counts as changed, so a build without it tries again each time).
+    println!("cargo:rerun-if-changed={}", target_lib.display());
+    if target_lib.is_dir() {
+        return Ok(());
+    }
+    let mut rustup = Command::new("rustup");
+    rustup.args(["target", "add", TARGET]);
+    // The toolchain this build runs on (rustup's proxies say which).
+    if let Ok(toolchain) = std::env::var("RUSTUP_TOOLCHAIN") {
+        rustup.args(["--toolchain", &toolchain]);
+    }
+    match rustup.status() {
+        Ok(status) if status.success() && target_lib.is_dir() => Ok(()),
+        Ok(_) => Err(format!("`rustup target add {TARGET}` failed")),
+        Err(_) => Err(format!(
+            "the {TARGET} target is not installed and there is no rustup to add it"
+        )),
+    }
 }
 
 /// The page and the two files it loads.
@@ -59,7 +123,7 @@ struct Assets {
     hash: String,
 }
 
-fn build_web_client(workspace: &Path, out: &Path, page: &str) -> Assets {
+fn build_web_client(workspace: &Path, out: &Path, page: &str) -> Result<Assets, String> {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR")
         .map_or_else(|| workspace.join("target"), PathBuf::from)
         .join("web-client");
@@ -84,12 +148,12 @@ fn build_web_client(workspace: &Path, out: &Path, page: &str) -> Assets {
     ] {
         build.env_remove(var);
     }
-    let status = build.status().expect("cargo runs");
-    assert!(
-        status.success(),
-        "building the web client failed; is the wasm target installed? \
-         (`rustup target add wasm32-unknown-unknown`; rust-toolchain.toml asks rustup for it)"
-    );
+    let status = build
+        .status()
+        .map_err(|e| format!("cargo did not run ({e})"))?;
+    if !status.success() {
+        return Err("compiling it for wasm32-unknown-unknown failed (see the errors above)".into());
+    }
     let wasm_in = target_dir.join("wasm32-unknown-unknown/web/tabula_web.wasm");
     let bindgen_out = out.join("web");
     let _ = std::fs::remove_dir_all(&bindgen_out);
@@ -113,12 +177,12 @@ fn build_web_client(workspace: &Path, out: &Path, page: &str) -> Assets {
         .expect("utf-8 JavaScript")
         .replace("tabula_bg.wasm", &format!("tabula-{hash}.wasm"))
         .into_bytes();
-    Assets {
+    Ok(Assets {
         page: page.replace("@HASH@", &hash),
         script,
         wasm,
         hash,
-    }
+    })
 }
 
 /// A short hex digest of the files, so that their names change with them

@@ -25,6 +25,8 @@
 // missing in a language falls back to English.
 rust_i18n::i18n!("locales", fallback = "en");
 
+#[cfg(all(not(target_arch = "wasm32"), target_os = "linux"))]
+pub mod alsa;
 pub mod analysis;
 pub mod app;
 pub mod bg_moves;
@@ -32,7 +34,7 @@ pub mod bg_view;
 pub mod dice_check;
 #[cfg(target_arch = "wasm32")]
 pub mod download;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
 pub mod embedded;
 pub mod error_text;
 pub mod export;

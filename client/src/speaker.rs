@@ -1,8 +1,10 @@
 //! [`Speaker`]: plays the [`Sound`]s the app queued. On the desktop a
-//! thread of its own synthesizes the tones into the default output device
-//! (cpal); in a browser, Web Audio oscillators play them. Where there is no
-//! audio device it says so once on stderr and stays silent: nothing else
-//! depends on it.
+//! thread of its own synthesizes the tones into the default output device:
+//! on Linux through ALSA's `libasound.so.2`, loaded at run time
+//! ([`crate::alsa`], so that building needs no audio headers), elsewhere
+//! through cpal; in a browser, Web Audio oscillators play them. Where there
+//! is no audio library or device it says so once on stderr and stays silent:
+//! nothing else depends on it.
 
 use crate::sound::Sound;
 
@@ -17,17 +19,19 @@ mod native {
     use std::sync::mpsc;
     use std::sync::{Arc, Mutex};
 
-    use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
-    use cpal::{FromSample, SampleFormat, SizedSample, StreamConfig};
-
     use super::Sound;
+
+    #[cfg(target_os = "linux")]
+    use super::alsa_output::open;
+    #[cfg(not(target_os = "linux"))]
+    use super::cpal_output::open;
 
     /// At most this many seconds of sound wait to be played; a burst of
     /// sounds past it is dropped rather than heard late.
     const MAX_BACKLOG_SECS: u32 = 2;
 
     /// The samples waiting for the device, mono.
-    type Queue = Arc<Mutex<VecDeque<f32>>>;
+    pub(super) type Queue = Arc<Mutex<VecDeque<f32>>>;
 
     /// The desktop's player: a handle on the sound thread.
     pub struct Speaker {
@@ -77,14 +81,14 @@ mod native {
         }
     }
 
-    /// The device's stream, kept open, and what it plays from.
-    struct Output {
-        /// Dropping it stops the sound.
-        _stream: cpal::Stream,
+    /// The open device and what it plays from.
+    pub(super) struct Output {
+        /// Keeps the device open; dropping it stops the sound.
+        pub(super) _device: Box<dyn std::any::Any>,
         /// The samples to play.
-        queue: Queue,
+        pub(super) queue: Queue,
         /// The device's sample rate.
-        rate: u32,
+        pub(super) rate: u32,
     }
 
     /// The sound thread: opens the device at the first sound, then feeds
@@ -108,9 +112,64 @@ mod native {
             }
         }
     }
+}
+
+/// Linux: ALSA's PCM device "default", fed by a thread of its own.
+#[cfg(all(not(target_arch = "wasm32"), target_os = "linux"))]
+mod alsa_output {
+    use super::native::{Output, Queue};
+    use crate::alsa::Alsa;
+
+    /// The rate the tones are made at; ALSA's "default" device resamples.
+    const RATE: u32 = 44_100;
+    /// Samples handed to the device at a time (about 23 ms).
+    const CHUNK: usize = 1024;
+
+    /// Opens the default device and starts the thread that feeds it.
+    pub(super) fn open() -> Result<Output, String> {
+        let pcm = Alsa::load()?.open_playback(RATE)?;
+        let queue = Queue::default();
+        let feed = queue.clone();
+        std::thread::Builder::new()
+            .name("tabula-alsa".into())
+            .spawn(move || {
+                let mut chunk = vec![0.0f32; CHUNK];
+                loop {
+                    {
+                        let mut queue = feed.lock().unwrap_or_else(|p| p.into_inner());
+                        for slot in chunk.iter_mut() {
+                            *slot = queue.pop_front().unwrap_or(0.0);
+                        }
+                    }
+                    // Blocks until the device has room: this paces the loop.
+                    if let Err(e) = pcm.write(&chunk) {
+                        eprintln!("tabula: sound: {e}");
+                        return;
+                    }
+                    if std::sync::Arc::strong_count(&feed) == 1 {
+                        return; // the speaker was closed
+                    }
+                }
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(Output {
+            _device: Box::new(()),
+            queue,
+            rate: RATE,
+        })
+    }
+}
+
+/// Other desktops: cpal's default output device.
+#[cfg(all(not(target_arch = "wasm32"), not(target_os = "linux")))]
+mod cpal_output {
+    use cpal::traits::{DeviceTrait, HostTrait, StreamTrait};
+    use cpal::{FromSample, SampleFormat, SizedSample, StreamConfig};
+
+    use super::native::{Output, Queue};
 
     /// Opens the default output device.
-    fn open() -> Result<Output, String> {
+    pub(super) fn open() -> Result<Output, String> {
         let device = cpal::default_host()
             .default_output_device()
             .ok_or("no audio output device")?;
@@ -128,7 +187,7 @@ mod native {
         }?;
         stream.play().map_err(|e| e.to_string())?;
         Ok(Output {
-            _stream: stream,
+            _device: Box::new(stream),
             queue,
             rate,
         })

@@ -1,12 +1,12 @@
 //! [`Session`]: who we are on which server: the connection state, the
 //! identity the server welcomed us as, and the server we host ourselves.
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
 use crate::embedded::{self, EmbeddedServer};
 use tabula_shared::protocol::EngineInfo;
 
 use crate::net::ConnState;
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
 use crate::settings::DEFAULT_ADDRESS;
 use crate::settings::Settings;
 
@@ -27,7 +27,7 @@ pub(super) struct Session {
     /// A new resume token not yet written to disk (see `logic`).
     pub(super) identity_unsaved: bool,
     /// The server started inside this app by "Play on this computer".
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
     embedded: Option<EmbeddedServer>,
     /// Where friends can join the server on this computer.
     pub(super) host_note: Option<String>,
@@ -46,7 +46,7 @@ impl Session {
             registered: false,
             engines: Vec::new(),
             identity_unsaved: false,
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
             embedded: None,
             host_note: None,
             lan_address: None,
@@ -71,7 +71,7 @@ impl Session {
     ///
     /// # Errors
     /// A readable reason when no server could be started.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
     pub(super) fn host(&mut self, settings: &mut Settings) -> Result<(), String> {
         if self.embedded.is_some() {
             return Ok(());
@@ -104,6 +104,15 @@ impl Session {
         });
         self.embedded = Some(server);
         Ok(())
+    }
+
+    /// A client built without the embedded server cannot host.
+    ///
+    /// # Errors
+    /// Always: it connects to a server started on its own.
+    #[cfg(all(not(target_arch = "wasm32"), not(feature = "embedded")))]
+    pub(super) fn host(&mut self, _settings: &mut Settings) -> Result<(), String> {
+        Err(rust_i18n::t!("host.not_built").into_owned())
     }
 
     /// A page in a browser cannot run a server.
