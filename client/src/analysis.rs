@@ -216,7 +216,8 @@ pub fn bg_reviews(analysis: &GameAnalysis, position: usize) -> Vec<&BgDecisionRe
     b.decisions.iter().filter(|d| d.index == index).collect()
 }
 
-/// One colour's Gomoku mistakes: missed wins, missed blocks, allowed wins.
+/// One colour's Gomoku mistakes: missed wins, missed blocks, allowed wins
+/// and other stones that lost much of the outlook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct GomokuTally {
     /// Forced wins not played.
@@ -225,12 +226,14 @@ pub struct GomokuTally {
     pub missed_blocks: u32,
     /// Forced wins handed to the opponent.
     pub allowed_wins: u32,
+    /// Stones that lost much of the outlook, with no forced line.
+    pub mistakes: u32,
 }
 
 impl GomokuTally {
     /// All the mistakes.
     pub fn total(&self) -> u32 {
-        self.missed_wins + self.missed_blocks + self.allowed_wins
+        self.missed_wins + self.missed_blocks + self.allowed_wins + self.mistakes
     }
 }
 
@@ -244,6 +247,7 @@ pub fn gomoku_tally(analysis: &GameAnalysis) -> [GomokuTally; 2] {
                 Some(GomokuMistake::MissedWin) => tally.missed_wins += 1,
                 Some(GomokuMistake::MissedBlock) => tally.missed_blocks += 1,
                 Some(GomokuMistake::AllowedWin) => tally.allowed_wins += 1,
+                Some(GomokuMistake::Mistake) => tally.mistakes += 1,
                 None => {}
             }
         }
@@ -257,6 +261,7 @@ pub fn mistake_name(mistake: GomokuMistake) -> String {
         GomokuMistake::MissedWin => t!("analysis.missed_win"),
         GomokuMistake::MissedBlock => t!("analysis.missed_block"),
         GomokuMistake::AllowedWin => t!("analysis.allowed_win"),
+        GomokuMistake::Mistake => t!("analysis.mistake"),
     }
     .into_owned()
 }

@@ -235,8 +235,18 @@ impl Room {
                     updates.push(RoomUpdate::Notice(offer_declined_text(&offer)));
                 }
             }
-            RoomEvent::TookBack { count, .. } => {
+            RoomEvent::TookBack { count, clock, .. } => {
                 self.offers.retain(|o| o.kind != OfferKind::Takeback);
+                // The server's clocks after the takeback; from a server that
+                // does not send them, none is taken as running (the seat to
+                // act after the takeback is, below).
+                self.clock = match clock {
+                    Some(c) => Some((c, Instant::now())),
+                    None => self
+                        .clock
+                        .take()
+                        .map(|(c, at)| (freeze(c, at), Instant::now())),
+                };
                 if let Some(mut record) = self.record.take() {
                     truncate(&mut record, count as usize);
                     self.set_record(record);
@@ -713,10 +723,55 @@ mod tests {
             RoomEvent::TookBack {
                 count: 2,
                 turn: None,
+                clock: None,
             },
         );
         assert_eq!(stones(&room), 0);
         assert!(!room.needs_sync);
+    }
+
+    /// After a takeback the clock that runs is the one of the seat to act
+    /// then, as the server says, not the one that ran before it.
+    #[test]
+    fn after_a_takeback_the_clock_of_the_seat_to_act_runs() {
+        let clock = |running| ClockState {
+            remaining_ms: [600_000, 600_000],
+            running,
+        };
+        let with_clock = |seat, x, y, running| match place(seat, x, y) {
+            RoomEvent::Action { action, turn, .. } => RoomEvent::Action {
+                action,
+                clock: Some(clock(running)),
+                turn,
+            },
+            other => other,
+        };
+        let mut room = Room::new("r-1".into(), Role::Player, Some(Seat::First));
+        room.apply_snapshot(snapshot());
+        room.apply_event(4, with_clock(Seat::First, 7, 7, Some(Seat::Second)));
+        room.apply_event(5, with_clock(Seat::Second, 8, 8, Some(Seat::First)));
+        assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::First)));
+        // White takes its stone back: White is to act, and White's clock runs.
+        room.apply_event(
+            6,
+            RoomEvent::TookBack {
+                count: 1,
+                turn: None,
+                clock: Some(clock(Some(Seat::Second))),
+            },
+        );
+        assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::Second)));
+        // From a server that sends no clock, the seat to act is taken.
+        room.apply_event(7, with_clock(Seat::Second, 9, 9, Some(Seat::First)));
+        room.apply_event(
+            8,
+            RoomEvent::TookBack {
+                count: 1,
+                turn: None,
+                clock: None,
+            },
+        );
+        assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::Second)));
     }
 
     #[test]

@@ -71,6 +71,9 @@ pub struct Config {
     pub new_players_per_address: u32,
     /// Rooms one client address may have open when creating another.
     pub rooms_per_address: usize,
+    /// Connections one client address may hold at once, handshakes not yet
+    /// finished included (see [`crate::address_slots`]).
+    pub connections_per_address: usize,
     /// Most bytes that may wait, over all connections, for clients that
     /// read slowly or not at all; past it the slowest are dropped first.
     pub max_outbound_bytes: usize,
@@ -128,6 +131,7 @@ impl Default for Config {
             store_timeout: Duration::from_secs(10),
             new_players_per_address: 100,
             rooms_per_address: 100,
+            connections_per_address: 200,
             max_outbound_bytes: 64 * 1024 * 1024,
             engines: Vec::new(),
             max_engine_processes: 16,

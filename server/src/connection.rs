@@ -27,6 +27,7 @@ use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message, Utf8Bytes};
 
 use crate::address_limits::Limited;
+use crate::address_slots::AddressSlot;
 use crate::handle::{Caller, RoomCommand, RoomHandle};
 use crate::identity::Identity;
 use crate::outlet::{Drained, Outlet, WsStream};
@@ -45,6 +46,7 @@ struct RateLimit {
     burst: f64,
     rate: f64,
     last: Instant,
+    /// Frames refused since the client last kept within its budget.
     strikes: u32,
 }
 
@@ -66,7 +68,13 @@ impl RateLimit {
         self.tokens = (self.tokens + elapsed * self.rate).min(self.burst);
         if self.tokens >= 1.0 {
             self.tokens -= 1.0;
-            self.strikes = 0;
+            // The strikes are forgiven once the bucket has filled up to half
+            // again (the client slowed down), not at the first frame let
+            // through: in a flood the refill lets one frame in now and then,
+            // and that must not restart the count.
+            if self.tokens >= self.burst / 2.0 {
+                self.strikes = 0;
+            }
             true
         } else {
             self.strikes += 1;
@@ -125,6 +133,7 @@ enum Next {
 pub async fn serve(
     shared: Arc<Shared>,
     mut stream: TcpStream,
+    slot: Option<AddressSlot>,
     mut shutdown: watch::Receiver<bool>,
 ) {
     let _ = stream.set_nodelay(true);
@@ -141,6 +150,17 @@ pub async fn serve(
     let addr = match forwarded_for {
         Some(client) if shared.config.trusted_proxies.contains(&peer) => client,
         _ => peer,
+    };
+    // Held until the connection ends (a proxy's: taken for its client now).
+    let _slot = match slot {
+        Some(slot) => slot,
+        None => match shared.connection_slots.take(addr) {
+            Some(slot) => slot,
+            None => {
+                tracing::debug!(%addr, "connections per address reached; refusing");
+                return;
+            }
+        },
     };
     let (read, outlet) = Outlet::new(stream, shared.backlogs.clone());
     let stream = WsStream::new(read, outlet.clone());
@@ -399,7 +419,10 @@ impl Handler {
             ClientMessage::AnswerChallenge {
                 challenge_id,
                 accept,
-            } => self.answer_challenge(rid, identity, challenge_id, accept),
+            } => {
+                self.answer_challenge(rid, identity, challenge_id, accept)
+                    .await
+            }
             ClientMessage::ListBots => self.list_bots(rid),
             ClientMessage::RevokeApiToken { id } => self.revoke_api_token(rid, identity, id).await,
             ClientMessage::ListGames { offset, limit } => {
@@ -486,7 +509,7 @@ impl Handler {
                 );
             }
             ClientMessage::CreateRoom { options } => {
-                match room::create(&self.shared, &identity, options) {
+                match room::create(&self.shared, &identity, options).await {
                     Ok(room_id) => {
                         self.shared
                             .addresses

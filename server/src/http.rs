@@ -13,6 +13,12 @@ use crate::web_client::{self, Asset};
 
 /// The longest request head read; browsers send well under this.
 const MAX_HEAD: usize = 8 * 1024;
+/// Most header lines in a request head: as many as the WebSocket
+/// handshake's parser takes (tungstenite's 124), well past what browsers
+/// behind a chain of proxies send.
+const MAX_HEADERS: usize = 124;
+/// The WebSocket protocol version spoken (RFC 6455).
+const WEBSOCKET_VERSION: &str = "13";
 
 /// What a new connection asks for.
 pub enum Route {
@@ -34,6 +40,10 @@ struct Request {
     method: String,
     path: String,
     upgrade: bool,
+    /// `Sec-WebSocket-Version`, when sent.
+    websocket_version: Option<String>,
+    /// Whether `Sec-WebSocket-Key` was sent.
+    websocket_key: bool,
     gzip: bool,
     forwarded_for: Option<std::net::IpAddr>,
     head_len: usize,
@@ -51,6 +61,29 @@ pub async fn route(stream: &mut TcpStream, wait: Duration) -> Route {
         Ok(Err(_)) | Err(_) => return Route::Dropped,
     };
     if request.upgrade {
+        // RFC 6455 4.2.2: a version not spoken gets 426 with the one that
+        // is; an upgrade without a key is a bad request. Either is answered
+        // before the handshake, which would only close the connection.
+        if request.websocket_version.as_deref() != Some(WEBSOCKET_VERSION) {
+            let _ = respond(
+                stream,
+                426,
+                "Upgrade Required",
+                &format!("Sec-WebSocket-Version: {WEBSOCKET_VERSION}\r\n"),
+            )
+            .await;
+            return Route::Answered;
+        }
+        if !request.websocket_key {
+            let _ = respond(
+                stream,
+                400,
+                "Bad Request",
+                &format!("Sec-WebSocket-Version: {WEBSOCKET_VERSION}\r\n"),
+            )
+            .await;
+            return Route::Answered;
+        }
         return Route::WebSocket {
             forwarded_for: request.forwarded_for,
         };
@@ -72,7 +105,7 @@ async fn peek_head(stream: &TcpStream) -> std::io::Result<Option<Request>> {
         if n == 0 {
             return Err(std::io::ErrorKind::UnexpectedEof.into());
         }
-        let mut headers = [httparse::EMPTY_HEADER; 48];
+        let mut headers = [httparse::EMPTY_HEADER; MAX_HEADERS];
         let mut parsed = httparse::Request::new(&mut headers);
         match parsed.parse(&buf[..n]) {
             Ok(httparse::Status::Complete(head_len)) => {
@@ -106,6 +139,10 @@ impl Request {
             method: parsed.method.unwrap_or("").to_string(),
             path: target.split(['?', '#']).next().unwrap_or("").to_string(),
             upgrade: header("upgrade").contains("websocket"),
+            websocket_version: Some(header("sec-websocket-version"))
+                .filter(|v| !v.is_empty())
+                .map(|v| v.trim().to_string()),
+            websocket_key: !header("sec-websocket-key").trim().is_empty(),
             gzip: header("accept-encoding")
                 .split(',')
                 .any(|coding| coding.trim().starts_with("gzip")),
@@ -159,10 +196,20 @@ fn body_for(asset: Asset, gzip: bool) -> (std::borrow::Cow<'static, [u8]>, bool)
 }
 
 async fn respond_error(stream: &mut TcpStream, status: u16, reason: &str) -> std::io::Result<()> {
+    respond(stream, status, reason, "").await
+}
+
+/// A short plain-text answer with `extra` header lines (each ending in CRLF).
+async fn respond(
+    stream: &mut TcpStream,
+    status: u16,
+    reason: &str,
+    extra: &str,
+) -> std::io::Result<()> {
     let body = format!("{status} {reason}\n");
     let head = format!(
         "HTTP/1.1 {status} {reason}\r\nContent-Type: text/plain; charset=utf-8\r\n\
-         Content-Length: {}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n",
+         Content-Length: {}\r\nX-Content-Type-Options: nosniff\r\n{extra}Connection: close\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).await?;

@@ -13,6 +13,7 @@
 
 mod accounts;
 mod address_limits;
+mod address_slots;
 mod analyses;
 mod api_tokens;
 mod backlogs;
@@ -144,7 +145,7 @@ impl Server {
         loop {
             tokio::select! {
                 accepted = listener.accept() => {
-                    let (stream, _) = match accepted {
+                    let (stream, peer) = match accepted {
                         Ok(pair) => pair,
                         Err(e) => {
                             // Out of file descriptors and the like: wait a moment and go on.
@@ -152,6 +153,18 @@ impl Server {
                             tokio::time::sleep(Duration::from_millis(50)).await;
                             continue;
                         }
+                    };
+                    // A proxy's connections are counted by the client address
+                    // it names, once the request head is read.
+                    let slot = if shared.config.trusted_proxies.contains(&peer.ip()) {
+                        None
+                    } else {
+                        let Some(slot) = shared.connection_slots.take(peer.ip()) else {
+                            tracing::debug!(%peer, "connections per address reached; refusing");
+                            drop(stream);
+                            continue;
+                        };
+                        Some(slot)
                     };
                     let Ok(permit) = limit.clone().try_acquire_owned() else {
                         tracing::warn!("connection limit reached; refusing");
@@ -161,7 +174,7 @@ impl Server {
                     let shared = shared.clone();
                     let stop = stop_rx.clone();
                     tokio::spawn(async move {
-                        connection::serve(shared, stream, stop).await;
+                        connection::serve(shared, stream, slot, stop).await;
                         drop(permit);
                     });
                 }

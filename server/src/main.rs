@@ -37,9 +37,14 @@ struct Args {
     /// node's rooms move to another node within about this long.
     #[arg(long, default_value_t = 10)]
     lease_secs: u64,
-    /// A load balancer in front of this server (repeat for several): its
+    /// A reverse proxy in front of this server (repeat for several): its
     /// connections count as coming from the client address it puts last
-    /// in `X-Forwarded-For`, for the per-address limits.
+    /// in `X-Forwarded-For` (the hop it added itself), for the per-address
+    /// limits. Name only an address that nothing but the proxy connects
+    /// from: anyone else connecting from it can claim any address. With
+    /// 127.0.0.1, every program on this machine can, so bind the server
+    /// where only the proxy reaches it (e.g. `--bind 127.0.0.1:7878` on a
+    /// host with no other users) or give the proxy an address of its own.
     #[arg(long, value_name = "IP")]
     trusted_proxy: Vec<std::net::IpAddr>,
     /// Make the server private: clients must send this password.
@@ -77,6 +82,10 @@ struct Args {
     /// Rooms one client address may have open when creating another.
     #[arg(long, default_value_t = 100)]
     rooms_per_address: usize,
+    /// Connections one client address may hold at once, unfinished
+    /// handshakes included (a club behind one NAT address shares it).
+    #[arg(long, default_value_t = 200)]
+    connections_per_address: usize,
     /// Mebibytes that may wait, over all connections, for clients that read
     /// slowly; past it the slowest are dropped first.
     #[arg(long, default_value_t = 64)]
@@ -151,6 +160,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         store_timeout: Duration::from_secs(args.store_timeout_secs),
         new_players_per_address: args.new_players_per_address,
         rooms_per_address: args.rooms_per_address,
+        connections_per_address: args.connections_per_address,
         max_outbound_bytes: args.max_outbound_mib.saturating_mul(1024 * 1024),
         engines: args.engines,
         max_engine_processes: args.max_engine_processes,

@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use crate::address_limits::AddressLimits;
+use crate::address_slots::AddressSlots;
 use crate::analyses::Analyses;
 use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
@@ -121,6 +122,8 @@ pub struct Shared {
     sign_in_failures: Mutex<HashMap<(IpAddr, String), Failures>>,
     /// Limits per client address.
     pub addresses: AddressLimits,
+    /// The connections each client address holds.
+    pub connection_slots: Arc<AddressSlots>,
     /// Every connection's unsent bytes added up, and their cap.
     pub backlogs: Arc<Backlogs>,
     /// The open rooms and the live feed of their changes.
@@ -183,6 +186,7 @@ impl Shared {
         }
         let addresses =
             AddressLimits::new(config.new_players_per_address, config.rooms_per_address);
+        let connection_slots = AddressSlots::new(config.connections_per_address);
         let backlogs = Arc::new(Backlogs::new(config.max_outbound_bytes));
         let engine_slots = Arc::new(tokio::sync::Semaphore::new(config.max_engine_processes));
         let thinking = Thinking::new(
@@ -200,6 +204,7 @@ impl Shared {
             challenges: Mutex::new(Challenges::default()),
             sign_in_failures: Mutex::new(HashMap::new()),
             addresses,
+            connection_slots,
             backlogs,
             lobby: Lobby::new(),
             next_conn: AtomicU64::new(1),

@@ -46,6 +46,8 @@ pub fn test_config(data_dir: &Path) -> tabula_server::Config {
         dice_seed_wait: Duration::ZERO,
         grace: Duration::from_secs(2),
         ai_budget: Duration::from_millis(100),
+        // Every test client comes from 127.0.0.1.
+        connections_per_address: 10_000,
         ..tabula_server::Config::default()
     }
 }
@@ -457,6 +459,34 @@ pub fn points_without_five(classes: [u8; 2]) -> Vec<Value> {
     out
 }
 
+/// Checks that the events of `room` among `seen` (a client's messages,
+/// from the snapshot it joined with on) are numbered once each and without
+/// gaps, as a client that follows `seq` needs them, and that each snapshot
+/// is numbered as the last event before it; returns the last number.
+pub fn assert_numbered_once(seen: &[Value], room: &str) -> u64 {
+    let mut last: Option<u64> = None;
+    for message in seen {
+        let seq = match message["type"].as_str() {
+            Some("event") if message["room_id"] == room => message["seq"].as_u64(),
+            Some("snapshot") if message["room_id"] == room => {
+                let at = message["snapshot"]["seq"].as_u64();
+                if let Some(last) = last {
+                    assert_eq!(at, Some(last), "a snapshot after event {last}: {message}");
+                }
+                last = at;
+                continue;
+            }
+            _ => continue,
+        };
+        let seq = seq.unwrap_or_else(|| panic!("an event without seq: {message}"));
+        if let Some(last) = last {
+            assert_eq!(seq, last + 1, "event {seq} after {last}: {message}");
+        }
+        last = Some(seq);
+    }
+    last.unwrap_or(0)
+}
+
 /// Settings for load tools: limits far above what their bots reach, since
 /// every bot comes from this machine's one address and moves far faster
 /// than people do (the default 30 requests/s per connection would make a
@@ -470,6 +500,7 @@ pub fn load_config(data_dir: &Path) -> tabula_server::Config {
         rate_per_sec: 1_000,
         new_players_per_address: u32::MAX,
         rooms_per_address: usize::MAX,
+        connections_per_address: usize::MAX,
         ..tabula_server::Config::default()
     }
 }

@@ -245,3 +245,62 @@ async fn waiting_rooms_left_empty_close_after_the_grace_period_and_free_the_addr
     back.create(options.clone()).await;
     server.stop().await;
 }
+
+/// Opens a TCP connection from `from` that never starts its handshake.
+async fn half_open(server: &TestServer, from: &str) -> tokio::net::TcpStream {
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket
+        .bind(std::net::SocketAddr::new(ip(from), 0))
+        .expect("bind");
+    socket.connect(server.addr).await.expect("tcp connects")
+}
+
+/// Whether a WebSocket client at `from` gets through its handshake.
+async fn handshake_from(server: &TestServer, from: &str) -> bool {
+    let tcp = half_open(server, from).await;
+    let shaken = tokio_tungstenite::client_async(
+        format!("ws://{}/", server.addr),
+        tokio_tungstenite::MaybeTlsStream::Plain(tcp),
+    );
+    matches!(
+        tokio::time::timeout(tabula_tests::WAIT, shaken).await,
+        Ok(Ok(_))
+    )
+}
+
+/// One address holding its share of connections, half-open handshakes
+/// included, is refused more, while a player at another address connects;
+/// the share comes back when its connections go.
+#[tokio::test]
+async fn one_address_cannot_take_every_connection() {
+    let tmp = tempfile::tempdir().expect("dir");
+    let mut config = test_config(tmp.path());
+    config.connections_per_address = 5;
+    config.max_connections = 50;
+    let server = TestServer::start_with(config).await;
+    let mut held = Vec::new();
+    for _ in 0..60 {
+        held.push(half_open(&server, "127.0.0.2").await);
+    }
+    assert!(
+        !handshake_from(&server, "127.0.0.2").await,
+        "a sixth connection from the address that holds five"
+    );
+    assert!(
+        handshake_from(&server, "127.0.0.3").await,
+        "a player at another address is not shut out"
+    );
+    let mut player = Client::connect_from(server.addr, ip("127.0.0.3")).await;
+    assert_eq!(player.request(hello("Ada")).await["type"], "welcome");
+    drop(held);
+    // The server notices the closed sockets and gives their slots back.
+    let deadline = tokio::time::Instant::now() + tabula_tests::WAIT;
+    while !handshake_from(&server, "127.0.0.2").await {
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the slots came back"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    server.stop().await;
+}

@@ -176,3 +176,56 @@ async fn a_resignation_can_be_refused_and_then_accepted() {
     }
     server.stop().await;
 }
+
+/// A refused double says why, in words a player understands: here, a
+/// 1-point match, where the cube is never turned.
+#[tokio::test]
+async fn a_refused_double_says_why() {
+    let server = TestServer::start().await;
+    let mut white = server.client("White").await;
+    let mut black = server.client("Black").await;
+    let (room, _) = white
+        .create(backgammon_options(json!({"kind": "human"}), "white", 1))
+        .await;
+    black.join(&room, "player").await;
+    white.event("game_started").await;
+    // The opening roll's winner plays; then the side to roll asks for the cube.
+    for _ in 0..100 {
+        let (_, m) = state(&mut white, &room).await;
+        if let GamePhase::Moving { side, .. } = *m.phase() {
+            let play = m.legal_plays().first().map(ToString::to_string);
+            let mover = if side == Side::White {
+                &mut white
+            } else {
+                &mut black
+            };
+            mover
+                .act(
+                    &room,
+                    json!({"kind": "play", "play": play.unwrap_or_default()}),
+                )
+                .await;
+            continue;
+        }
+        let GamePhase::AwaitingRoll { side } = *m.phase() else {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            continue;
+        };
+        let doubler = if side == Side::White {
+            &mut white
+        } else {
+            &mut black
+        };
+        let answer = doubler
+            .request(json!({"type": "act", "room_id": room, "action": {"kind": "double"}}))
+            .await;
+        assert_eq!(answer["code"], "illegal_move", "{answer}");
+        assert_eq!(
+            answer["message"], "a 1-point match has no doubling",
+            "{answer}"
+        );
+        server.stop().await;
+        return;
+    }
+    panic!("nobody was ever to roll");
+}

@@ -221,6 +221,43 @@ async fn floods_are_limited_then_closed_but_fast_play_is_not() {
     server.stop().await;
 }
 
+/// A flood of large frames of bad JSON: the refill lets one through now and
+/// then (answered `bad_json`) between the `rate_limited` answers, and the
+/// connection is still closed for flooding.
+#[tokio::test]
+async fn a_flood_of_large_bad_frames_is_closed() {
+    let dir = tempfile::tempdir().expect("dir");
+    let config = tabula_server::Config {
+        data_dir: dir.path().to_path_buf(),
+        ..tabula_server::Config::default()
+    };
+    let server = TestServer::start_with(config).await;
+    let mut client = server.client("Garbage").await;
+    let frame = Message::Text("{".repeat(60 * 1024).into());
+    let mut sent = 0;
+    for _ in 0..300 {
+        if client.send_raw(frame.clone()).await.is_err() {
+            break;
+        }
+        sent += 1;
+        // Slow enough for the bucket to let a frame in between the refusals.
+        tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    }
+    let mut answers = 0;
+    while let Some(m) = client.next().await {
+        assert!(
+            m["code"] == "rate_limited" || m["code"] == "bad_json",
+            "{m}"
+        );
+        answers += 1;
+    }
+    assert!(
+        answers < sent,
+        "closed before every frame was answered: {answers} of {sent}"
+    );
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn silent_clients_are_dropped() {
     let dir = tempfile::tempdir().expect("dir");

@@ -385,6 +385,173 @@ async fn a_killed_nodes_rooms_move_to_another_node_with_every_acknowledged_move(
     drop(owner);
 }
 
+/// What the players were told of, room by room: rooms made (the creator
+/// was told `joined`), seats taken (the joiner was told `joined`) and
+/// rematches started (the second asker was told `ok`).
+#[derive(Default, Debug)]
+struct Told {
+    created: Vec<String>,
+    joined: Vec<String>,
+    rematched: Vec<String>,
+}
+
+/// Ada (on the room's node) makes a room, Bob (through the other node)
+/// takes its second seat, Black wins in five and both ask for a rematch;
+/// again and again, until a request goes unanswered (its node died).
+async fn make_rooms_until_cut(ada: &mut Client, bob: &mut Client, told: &mut Told) {
+    // Six a round: Ada may have at most 20 games going.
+    for _ in 0..6 {
+        let options = gomoku_options(json!({"kind": "human"}), "black");
+        let Some(made) = ada
+            .try_request(json!({"type": "create_room", "options": options}))
+            .await
+        else {
+            return;
+        };
+        if made["type"] != "joined" {
+            return;
+        }
+        let room = made["room_id"].as_str().expect("room id").to_string();
+        told.created.push(room.clone());
+        // Bob's node hears of the room a moment later.
+        let mut seated = false;
+        for _ in 0..100 {
+            let Some(reply) = bob
+                .try_request(json!({"type": "join_room", "room_id": room, "role": "player"}))
+                .await
+            else {
+                return;
+            };
+            match reply["type"].as_str() {
+                Some("joined") => {
+                    seated = true;
+                    break;
+                }
+                _ if reply["code"] == "not_found" || reply["code"] == "busy" => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                _ => panic!("joining {room}: {reply}"),
+            }
+        }
+        if !seated {
+            return;
+        }
+        told.joined.push(room.clone());
+        for x in 0..5u8 {
+            let stone = json!({"kind": "place", "point": point(x, 7)});
+            if ada
+                .try_act(&room, stone)
+                .await
+                .is_none_or(|r| r["type"] != "event")
+            {
+                return;
+            }
+            if x == 4 {
+                break;
+            }
+            let stone = json!({"kind": "place", "point": point(x, 9)});
+            if bob
+                .try_act(&room, stone)
+                .await
+                .is_none_or(|r| r["type"] != "event")
+            {
+                return;
+            }
+        }
+        for asker in [&mut *ada, &mut *bob] {
+            let asked = asker
+                .try_request(json!({"type": "rematch", "room_id": room}))
+                .await;
+            if asked.is_none_or(|r| r["type"] != "ok") {
+                return;
+            }
+        }
+        told.rematched.push(room);
+    }
+}
+
+/// Rooms made, joined and rematched while their node is killed: every one
+/// whose player was told is on the node that takes over, as told (a room
+/// is saved before its creator, the lobby or the other nodes hear of it).
+#[tokio::test]
+async fn rooms_made_joined_and_rematched_at_a_kill_are_there_as_told() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let fresh_node = || {
+        let dir = tempfile::tempdir().unwrap();
+        let node = node(dir.path(), &url, &redis.url());
+        (node, dir)
+    };
+    let (mut owner, mut owner_dir) = fresh_node();
+    let (mut other, mut other_dir) = fresh_node();
+    let mut ada = guest(owner.addr, "Ada", None).await;
+    let mut bob = guest(other.addr, "Bob", None).await;
+    let tokens = [ada.token.clone(), bob.token.clone()];
+    let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut totals = [0usize; 3];
+    for round in 0..3 {
+        let mut told = Told::default();
+        // A cycle takes about 100 ms: the kill falls within the first four.
+        let delay = next_delay(&mut rng) / 2;
+        let victim = owner;
+        tokio::join!(
+            make_rooms_until_cut(&mut ada, &mut bob, &mut told),
+            async move {
+                tokio::time::sleep(delay).await;
+                victim.kill();
+            }
+        );
+        drop((ada, bob));
+        // Every room Ada was told of is back on the survivor, with Bob in
+        // the seat he was told he took and the rematch he was told of.
+        // A room still waiting for its second player closes once nobody
+        // has been in it for the grace period (2 s on these nodes), from
+        // when the survivor took it over: those are looked at first.
+        let mut rooms = told.created.clone();
+        rooms.sort_by_key(|room| told.joined.contains(room));
+        for room in &rooms {
+            let mut back = rejoin(other.addr, "Ada", &tokens[0], room).await;
+            let synced = back.request(json!({"type": "sync", "room_id": room})).await;
+            let seats = &synced["snapshot"]["summary"]["seats"];
+            let names: Vec<&str> = (0..2)
+                .map(|i| seats[i]["player"]["name"].as_str().unwrap_or(""))
+                .collect();
+            let expected = if told.rematched.contains(room) {
+                vec!["Bob", "Ada"]
+            } else if told.joined.contains(room) {
+                vec!["Ada", "Bob"]
+            } else {
+                vec!["Ada", ""]
+            };
+            assert_eq!(names, expected, "round {round}, {room}: {synced}");
+            if told.rematched.contains(room) {
+                assert!(synced["snapshot"]["result"].is_null(), "{synced}");
+            }
+        }
+        eprintln!(
+            "round {round}: {} rooms made, {} joined, {} rematched, all back",
+            told.created.len(),
+            told.joined.len(),
+            told.rematched.len()
+        );
+        totals[0] += told.created.len();
+        totals[1] += told.joined.len();
+        totals[2] += told.rematched.len();
+        owner = other;
+        owner_dir = std::mem::replace(&mut other_dir, tempfile::tempdir().unwrap());
+        (other, other_dir) = fresh_node();
+        ada = guest(owner.addr, "Ada", Some(&tokens[0])).await;
+        bob = guest(other.addr, "Bob", Some(&tokens[1])).await;
+    }
+    drop(owner_dir);
+    assert!(
+        totals[0] > 3 && totals[2] > 0,
+        "rooms were made and rematched: {totals:?}"
+    );
+    drop(owner);
+}
+
 #[tokio::test]
 async fn a_node_stopped_gracefully_hands_its_rooms_over_at_once() {
     let mut nodes = two_nodes();

@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tabula_tests::{Client, TestServer, gomoku_options, point, test_config};
+use tabula_tests::{Client, TestServer, assert_numbered_once, gomoku_options, point, test_config};
 
 /// A 3 MB tmpfs mounted on a fresh temporary directory; unmounted when dropped.
 struct Tmpfs {
@@ -274,6 +274,20 @@ async fn the_ai_backs_off_while_its_move_cannot_be_saved() {
         .expect(|m| m["event"]["kind"] == "action" && m["event"]["action"]["seat"] == "second")
         .await;
     assert_eq!(answer["type"], "event", "{answer}");
+    // Told after the move whose save showed it (the move's number was
+    // given before the save).
+    ada.expect(|m| {
+        m["event"]["kind"] == "chat"
+            && m["event"]["line"]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("can save again"))
+    })
+    .await;
     assert_eq!(notices(&ada.seen[mark..]), 2, "and once that it can again");
+    // The notices and the AI's move each have a number of their own, and
+    // the room's snapshot agrees with the last one.
+    let last = assert_numbered_once(&ada.seen, &room);
+    let synced = ada.request(json!({"type": "sync", "room_id": room})).await;
+    assert_eq!(synced["snapshot"]["seq"], last, "{synced}");
     server.stop().await;
 }

@@ -392,3 +392,67 @@ async fn guessing_private_room_codes_is_limited() {
     assert_eq!(joined["type"], "joined", "{joined}");
     server.stop().await;
 }
+
+/// A takeback ends the offers made about the position it takes back: the
+/// draw offer pending when the takeback is accepted is told as declined,
+/// before the takeback, and can no longer be answered.
+#[tokio::test]
+async fn a_takeback_tells_the_pending_draw_offer_as_ended() {
+    let server = TestServer::start().await;
+    let mut ada = server.client("Ada").await;
+    let mut bob = server.client("Bob").await;
+    let mut options = gomoku_options(json!({"kind": "human"}), "black");
+    options["takebacks"] = json!(true);
+    let (room, _) = ada.create(options).await;
+    bob.join(&room, "player").await;
+    ada.act(&room, json!({"kind": "place", "point": point(7, 7)}))
+        .await;
+    bob.act(&room, json!({"kind": "place", "point": point(8, 8)}))
+        .await;
+    let mark = bob.seen.len();
+    assert_eq!(
+        ada.request(json!({"type": "offer_draw", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    assert_eq!(
+        bob.request(json!({"type": "request_takeback", "room_id": room}))
+            .await["type"],
+        "ok"
+    );
+    assert_eq!(
+        ada.request(
+            json!({"type": "answer", "room_id": room, "request": "takeback", "accept": true})
+        )
+        .await["type"],
+        "ok"
+    );
+    bob.event("took_back").await;
+    let kinds: Vec<(String, String)> = bob.seen[mark..]
+        .iter()
+        .filter(|m| m["type"] == "event")
+        .map(|m| {
+            let event = &m["event"];
+            let offer = event["offer"]["kind"].as_str().unwrap_or("").to_string();
+            (event["kind"].as_str().unwrap_or("").to_string(), offer)
+        })
+        .collect();
+    let expected: Vec<(String, String)> = [
+        ("offer_made", "draw"),
+        ("offer_made", "takeback"),
+        ("offer_declined", "draw"),
+        ("took_back", ""),
+    ]
+    .iter()
+    .map(|(k, o)| (k.to_string(), o.to_string()))
+    .collect();
+    assert_eq!(kinds, expected, "{:?}", &bob.seen[mark..]);
+    let synced = bob.request(json!({"type": "sync", "room_id": room})).await;
+    assert_eq!(synced["snapshot"]["offers"], json!([]), "{synced}");
+    let answer = bob
+        .request(json!({"type": "answer", "room_id": room, "request": "draw", "accept": true}))
+        .await;
+    assert_eq!(answer["type"], "error", "{answer}");
+    tabula_tests::assert_numbered_once(&bob.seen, &room);
+    server.stop().await;
+}

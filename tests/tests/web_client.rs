@@ -176,3 +176,46 @@ async fn a_private_server_still_serves_its_page_but_gates_the_game() {
     assert_eq!(refused["code"], "auth_failed", "{refused}");
     server.stop().await;
 }
+
+/// A browser behind a chain of proxies sends many header lines: 100 are
+/// still a request like any other, not a 400.
+#[tokio::test]
+async fn a_request_with_a_hundred_headers_is_served() {
+    let server = TestServer::start().await;
+    let mut request = String::from("GET / HTTP/1.1\r\nHost: tabula\r\n");
+    for i in 0..99 {
+        request.push_str(&format!("X-Extra-{i}: {i}\r\n"));
+    }
+    request.push_str("\r\n");
+    let (status, _, _) = fetch(server.addr, &request).await;
+    assert_eq!(status, 200);
+    server.stop().await;
+}
+
+/// RFC 6455 4.2.2: a WebSocket version the server does not speak gets 426
+/// naming the one it does, and an upgrade without a key gets 400; neither
+/// is left with a closed connection and no answer.
+#[tokio::test]
+async fn a_handshake_of_another_version_or_without_a_key_is_answered() {
+    let server = TestServer::start().await;
+    let upgrade = |extra: &str| {
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: tabula\r\nUpgrade: websocket\r\n\
+             Connection: Upgrade\r\n{extra}\r\n"
+        )
+    };
+    let (status, headers, _) = fetch(
+        server.addr,
+        &upgrade("Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 8\r\n"),
+    )
+    .await;
+    assert_eq!(status, 426);
+    assert_eq!(header(&headers, "sec-websocket-version"), Some("13"));
+    let (status, headers, _) = fetch(server.addr, &upgrade("Sec-WebSocket-Key: abc=\r\n")).await;
+    assert_eq!(status, 426, "no version at all is not version 13 either");
+    assert_eq!(header(&headers, "sec-websocket-version"), Some("13"));
+    let (status, headers, _) = fetch(server.addr, &upgrade("Sec-WebSocket-Version: 13\r\n")).await;
+    assert_eq!(status, 400);
+    assert_eq!(header(&headers, "sec-websocket-version"), Some("13"));
+    server.stop().await;
+}

@@ -90,7 +90,8 @@ fn summary(ui: &mut Ui, replay: &Replay, analysis: &GameAnalysis) {
                         n = tally.total(),
                         wins = tally.missed_wins,
                         blocks = tally.missed_blocks,
-                        allowed = tally.allowed_wins
+                        allowed = tally.allowed_wins,
+                        others = tally.mistakes
                     )
                 };
                 ui.label(text);

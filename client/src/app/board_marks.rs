@@ -30,7 +30,8 @@ pub(super) fn review_marks(ui: &Ui, geo: &GomokuGeometry, review: &GomokuMoveRev
     // The line alternates attacker and defender, attacker first: the mover
     // attacks in a missed win, the opponent otherwise.
     let attacker = match mistake {
-        GomokuMistake::MissedWin => review.stone,
+        // The line is the Expert's better stone, of the mover's colour.
+        GomokuMistake::MissedWin | GomokuMistake::Mistake => review.stone,
         GomokuMistake::MissedBlock | GomokuMistake::AllowedWin => review.stone.opponent(),
     };
     let font = FontId::proportional((geo.cell * 0.38).clamp(7.0, 14.0));

@@ -81,7 +81,7 @@ impl Handler {
     /// `answer_challenge`: a no is passed on; a yes creates the room (the
     /// challenger its creator), seats the answerer, and tells the
     /// challenger which room to join.
-    pub(super) fn answer_challenge(
+    pub(super) async fn answer_challenge(
         &mut self,
         rid: Option<u64>,
         identity: Arc<Identity>,
@@ -109,7 +109,7 @@ impl Handler {
             self.reply(rid, ServerMessage::Ok);
             return;
         }
-        match room::create(&self.shared, &challenge.from, challenge.options) {
+        match room::create(&self.shared, &challenge.from, challenge.options).await {
             Ok(room_id) => {
                 self.shared
                     .tell_player(&challenge.from.id, answered(Some(room_id.clone())));

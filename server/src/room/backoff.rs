@@ -47,9 +47,9 @@ impl Room {
             Ok(value) => {
                 if let Some(trouble) = self.backoff.take() {
                     tracing::info!(room = %self.id, "saving works again");
-                    if trouble.told {
-                        self.notice("The server can save again.");
-                    }
+                    // Told after what was saved: its events may already
+                    // carry their numbers (see [`Room::tell_saving_again`]).
+                    self.saving_again_owed |= trouble.told;
                 }
                 Ok(value)
             }
@@ -113,6 +113,15 @@ impl Room {
         {
             trouble.told = true;
             self.notice("The server cannot save right now: the game waits until it can.");
+        }
+    }
+
+    /// Tells the room that saving works again, once the change whose save
+    /// showed it has been told: that change's events were numbered before
+    /// the save, so a notice in between would take one of their numbers.
+    pub(super) fn tell_saving_again(&mut self) {
+        if std::mem::take(&mut self.saving_again_owed) {
+            self.notice("The server can save again.");
         }
     }
 

@@ -89,6 +89,14 @@ impl Room {
     /// to that request.
     pub(super) fn send_numbered(&mut self, text: Utf8Bytes, reply: Option<Reply>) {
         self.seq += 1;
+        // An event numbered ahead of time (a saved action) must get the
+        // number it carries: two events with one number would be one too
+        // many for a client that drops numbers it has seen.
+        debug_assert!(
+            text.contains(&format!("\"seq\":{},\"event\"", self.seq)),
+            "event numbered {} sent as {text}",
+            self.seq
+        );
         self.log.push_back((self.seq, text.clone()));
         if self.log.len() > EVENT_LOG {
             self.log.pop_front();

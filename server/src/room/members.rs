@@ -137,6 +137,14 @@ impl Room {
                     ai: None,
                     bot: caller.identity.bot,
                 });
+                // Saved before the seat is told (as `seat_taken` before the
+                // game, numbered ahead): a restart or a takeover keeps it.
+                let told = u64::from(!self.game_started);
+                if let Err(refusal) = self.save_ahead(told).await {
+                    self.seats[idx(free)] = None;
+                    self.refuse_caller(&caller, refusal);
+                    return;
+                }
                 seat = Some(free);
             } else if !by_code {
                 self.refuse_caller(&caller, refuse(ErrorCode::RoomFull, "both seats are taken"));

@@ -116,6 +116,12 @@ struct Room {
     published: Option<RoomSummary>,
     /// Set while the store cannot save: see [`SaveBackoff`].
     backoff: Option<SaveBackoff>,
+    /// A save worked after the room was told it could not: the notice that
+    /// it can again is owed, told after the command that saved.
+    saving_again_owed: bool,
+    /// The handle the lobby lists the room under, until [`Room::list`]
+    /// gives it to the lobby.
+    handle: Option<RoomHandle>,
     /// A save timed out since the last command: whether it will still land
     /// is unknown, so the room's state as told is saved again behind it.
     save_outcome_unknown: bool,
@@ -172,7 +178,7 @@ fn room_rng(shared: &Shared, salt: &str) -> StdRng {
 ///
 /// # Errors
 /// `limit_reached` when the server has too many rooms; `bad_request` for bad options.
-pub fn create(
+pub async fn create(
     shared: &Arc<Shared>,
     creator: &Identity,
     options: RoomOptions,
@@ -312,23 +318,24 @@ pub fn create(
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
     // A creator who never joins does not hold the room open forever.
     room.away_since[idx(creator_seat)] = Some(Instant::now());
-    // Saved before anything else happens in it, so that a crash does not lose
-    // a room that is still waiting for its second player. A cluster node
-    // takes its lease first: no other node may claim the saved room.
-    tokio::spawn(async move {
-        if let Some(cluster) = room.shared.cluster.clone() {
-            let taken = room
-                .shared
-                .store
-                .renew_leases(cluster.node.clone(), vec![room.id.clone()], cluster.lease)
-                .await;
-            if let Err(e) = taken {
-                tracing::warn!(room = %room.id, error = %e, "could not take the new room's lease");
-            }
+    // Saved before anyone hears of it (the creator, the lobby, the other
+    // nodes), so that a room someone was told of is one a restart or a
+    // takeover finds. A cluster node takes its lease first: no other node
+    // may claim the saved room. When the save fails, the room is not made
+    // and the lease runs out (expired leases of no room are cleared).
+    if let Some(cluster) = room.shared.cluster.clone() {
+        let taken = room
+            .shared
+            .store
+            .renew_leases(cluster.node.clone(), vec![room.id.clone()], cluster.lease)
+            .await;
+        if let Err(e) = taken {
+            tracing::warn!(room = %room.id, error = %e, "could not take the new room's lease");
         }
-        let _ = room.save().await;
-        room.run().await;
-    });
+    }
+    room.save().await?;
+    room.list();
+    room.spawn();
     Ok(id)
 }
 
@@ -373,14 +380,24 @@ impl Room {
             shared,
             published: None,
             backoff: None,
+            saving_again_owed: false,
+            handle: None,
             save_outcome_unknown: false,
         };
-        let summary = room.summary();
-        room.shared
-            .lobby
-            .insert_room(summary.clone(), room.code.clone(), handle);
-        room.published = Some(summary);
+        room.handle = Some(handle);
         room
+    }
+
+    /// Lists the room in the lobby, where members' requests find it.
+    fn list(&mut self) {
+        let Some(handle) = self.handle.take() else {
+            return;
+        };
+        let summary = self.summary();
+        self.shared
+            .lobby
+            .insert_room(summary.clone(), self.code.clone(), handle);
+        self.published = Some(summary);
     }
 
     /// Runs the actor on its own task.
@@ -399,6 +416,7 @@ impl Room {
                 _ = sleep_until_opt(deadline) => {
                     let closing = self.on_deadline().await;
                     self.save_if_deserted().await;
+                    self.tell_saving_again();
                     self.supersede_unknown_save();
                     if closing {
                         break;
@@ -444,6 +462,7 @@ impl Room {
             }
             // A member can also go when a send to it fails, in any handler.
             self.save_if_deserted().await;
+            self.tell_saving_again();
             self.supersede_unknown_save();
             if self.should_close() {
                 break;

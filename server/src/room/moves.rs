@@ -74,7 +74,11 @@ impl Room {
                 let play = game.position_for(side).mark_hits(&play);
                 ActionRecord::Backgammon(BgAction::Play { side, play })
             }
-            (LiveGame::Backgammon(_), PlayerAction::Double) => {
+            (LiveGame::Backgammon(game), PlayerAction::Double) => {
+                // The rules only say no; the player is told why.
+                if let Some(why) = game.cube_refusal(side) {
+                    return Err(refuse(ErrorCode::IllegalMove, why));
+                }
                 ActionRecord::Backgammon(BgAction::Double { side })
             }
             (LiveGame::Backgammon(_), PlayerAction::Take) => {

@@ -12,6 +12,7 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::side_of;
 
+use super::clock::Clock;
 use super::{Refusal, Room, idx, now_ms, refuse};
 use crate::outlet::Outlet;
 
@@ -220,12 +221,27 @@ impl Room {
         self.redeal = redeal;
         self.record = record;
         self.live = live;
-        self.offers.clear();
+        // The offers still pending were about the position taken back:
+        // each ends, and is told as ended, before the takeback.
+        let ended: Vec<RoomEvent> = self
+            .take_offers(|_| true)
+            .into_iter()
+            .map(|offer| RoomEvent::OfferDeclined { offer })
+            .collect();
         let count = (before - cut) as u32;
         let turn = Some(Box::new(self.turn()));
+        // The time so far is charged to whoever was to act; from now it
+        // runs for whoever acts after the takeback, and the event says so.
+        let next = self.to_act();
+        if let Some(clock) = &mut self.clock {
+            clock.stop(false);
+            clock.start(next);
+        }
+        let clock = self.clock.as_ref().map(Clock::view);
         let events = preface
             .into_iter()
-            .chain([RoomEvent::TookBack { count, turn }])
+            .chain(ended)
+            .chain([RoomEvent::TookBack { count, turn, clock }])
             .collect();
         self.save_or_undo(checkpoint, events).await?;
         self.forget_ai_thought();

@@ -125,11 +125,19 @@ pub fn restore(
     let rng = room_rng(shared, &format!("{}:{}", saved.id, saved.record.len()));
     let id = saved.id.clone();
     let mut room = Room::from_saved(shared.clone(), saved, live, rng);
+    room.list();
     let now = Instant::now();
     for i in 0..2 {
         if room.seats[i].as_ref().is_some_and(|p| p.ai.is_none()) {
             room.away_since[i] = Some(now);
         }
+    }
+    // A room still waiting for its opponent closes once nobody has been in
+    // it for the grace period, and the restart (or takeover) is what sent
+    // everyone away: its players get the grace period from now. (The saved
+    // time is the creation's: the creator's joining is not saved.)
+    if !room.game_started {
+        room.empty_since = Some(now);
     }
     if let Some(clock) = &mut room.clock {
         // Time while the server was down is not charged.

@@ -382,6 +382,26 @@ impl BgMatch {
         self.phase == GamePhase::AwaitingRoll { side } && self.cube_usable_by(side)
     }
 
+    /// Why `side` may not turn the cube now, in words (for a refused
+    /// double); `None` when the cube is theirs to turn.
+    pub fn cube_refusal(&self, side: Side) -> Option<&'static str> {
+        Some(if !self.config.cube {
+            "this match is played without the doubling cube"
+        } else if self.config.length == 1 {
+            "a 1-point match has no doubling"
+        } else if self.crawford_game {
+            "there is no doubling in the Crawford game"
+        } else if self.cube.value >= MAX_CUBE {
+            "the cube is at its highest value"
+        } else if self.cube.owner == Some(side.opponent()) {
+            "your opponent owns the cube"
+        } else if self.phase != (GamePhase::AwaitingRoll { side }) {
+            "you may double only before your roll"
+        } else {
+            return None;
+        })
+    }
+
     fn cube_usable_by(&self, side: Side) -> bool {
         self.config.cube
             && self.config.length != 1

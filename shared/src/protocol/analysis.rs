@@ -105,6 +105,10 @@ pub enum GomokuMistake {
     MissedBlock,
     /// The opponent had no forced win before the stone and has one after.
     AllowedWin,
+    /// No forced win either way, but the stone lowered its player's
+    /// outlook by more than half of the −1 to +1 range against the
+    /// Expert's best (`line` holds that best stone).
+    Mistake,
 }
 
 /// Every decision of a Backgammon match, judged, with the luck of the dice.

@@ -255,6 +255,10 @@ pub enum RoomEvent {
         /// Who acts now, and what is expected of them.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         turn: Option<Box<Turn>>,
+        /// The clocks after the takeback, the running one now the seat
+        /// that acts (rooms with a clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<ClockState>,
     },
     /// The game ended.
     GameOver {

@@ -68,6 +68,15 @@ impl Postgres {
                 .into_iter()
                 .map(|r| r.get(0))
                 .collect();
+            // Leases of no room: taken for a room whose save never came (its
+            // node died in between), or renewed for one that closed meanwhile.
+            client
+                .execute(
+                    "DELETE FROM room_leases l WHERE l.expires_at < now()
+                       AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = l.room_id)",
+                    &[],
+                )
+                .await?;
             if claimed.is_empty() {
                 return Ok(Vec::new());
             }

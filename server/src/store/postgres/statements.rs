@@ -54,7 +54,9 @@ impl Statements {
                 .await?,
             delete_room: client
                 .prepare(
-                    "WITH cleared AS (DELETE FROM room_actions WHERE room_id = $1)
+                    "WITH cleared AS (DELETE FROM room_actions WHERE room_id = $1),
+                          unleased AS (DELETE FROM room_leases WHERE room_id = $1
+                                       AND node = current_setting('tabula.node', true))
                      DELETE FROM rooms WHERE id = $1",
                 )
                 .await?,
