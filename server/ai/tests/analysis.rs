@@ -382,3 +382,45 @@ fn the_backgammon_review_agrees_with_gnubg_on_the_blunders() {
         "our blunders that gnubg does not see: {disagreements:#?}"
     );
 }
+
+/// The only stone that stops a four is never a mistake, even in a position
+/// lost to the four-three behind it, and the outlook after the four is the
+/// win it threatens, not even: the search answers a forced block at once
+/// with a score of 0, and the review scores the position after the block.
+#[test]
+fn the_only_block_of_a_four_is_no_mistake_and_the_four_is_scored() {
+    let record = gomoku_record(&[
+        (5, 7), // B f8
+        (0, 0), // W a1
+        (6, 7), // B g8
+        (0, 2), // W a3
+        (7, 7), // B h8: an open three
+        (4, 7), // W e8: closes one end
+        (8, 5), // B i6
+        (0, 4), // W a5
+        (8, 6), // B i7
+        (0, 6), // W a7: misses the four-three at i8
+        (8, 7), // B i8: a four on row 8 and an open three on the i file
+        (9, 7), // W j8: the only block of the four
+        (8, 8), // B i9: an open four
+        (8, 9), // W i10
+        (8, 4), // B i5: five
+    ]);
+    let a = gomoku_analysis(&record);
+    let block = &a.moves[11];
+    assert_eq!(block.played, Point::new(9, 7));
+    assert_eq!(block.best, Some(Point::new(9, 7)), "{block:?}");
+    assert_eq!(block.mistake, None, "the only block: {block:?}");
+    assert_eq!(
+        a.moves[10].eval, 1.0,
+        "after the four-three Black wins: {:?}",
+        a.moves[10]
+    );
+    assert!(
+        a.moves
+            .iter()
+            .all(|m| m.best != Some(m.played) || m.mistake.is_none()),
+        "a stone the Expert plays itself is never a mistake: {:?}",
+        a.moves
+    );
+}
