@@ -63,6 +63,12 @@ pub struct Settings {
     pub bg_style: BgStyle,
     /// Play the sounds (moves, hits, your turn, low time, game end).
     pub sound: bool,
+    /// We hosted (Play on this computer) when the client last closed: it
+    /// hosts again at launch.
+    pub hosting: bool,
+    /// The room open when the client last closed, by server address: the
+    /// next welcome returns to it, when we still have a seat there.
+    pub open_rooms: std::collections::BTreeMap<String, String>,
 }
 
 /// The colours of the Gomoku board.
@@ -164,6 +170,8 @@ impl Default for Settings {
             gomoku_style: GomokuStyle::Wood,
             bg_style: BgStyle::Classic,
             sound: true,
+            hosting: false,
+            open_rooms: std::collections::BTreeMap::new(),
         }
     }
 }

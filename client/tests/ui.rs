@@ -330,6 +330,25 @@ fn leaving_a_running_game_asks_first() {
     wait_until(&mut h, "the lobby", |a| a.room().is_none());
 }
 
+/// A player who left a running game finds it in the lobby, not only as a
+/// game to watch, and one click seats them again; the game goes on.
+#[test]
+fn a_game_left_is_taken_up_again_from_the_lobby() {
+    let server = start_server();
+    let mut h = first_exchange_with_the_ai(&server);
+    click_label(&mut h, "Leave room");
+    click_label(&mut h, "Yes, leave");
+    wait_until(&mut h, "the lobby", |a| a.room().is_none());
+    click_label(&mut h, "Return to your game");
+    wait_until(&mut h, "back in the seat", |a| {
+        a.room()
+            .is_some_and(|r| r.is_player() && r.result.is_none() && gomoku_moves(a) == 2)
+    });
+    let p = free_point(&h);
+    place(&mut h, p);
+    wait_until(&mut h, "the AI's answer", |a| gomoku_moves(a) == 4);
+}
+
 /// Issue 26 #5: the game-over dialog sat in the middle of the board, and
 /// once closed the panel said "Game over" without a winner.
 #[test]

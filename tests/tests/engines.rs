@@ -349,6 +349,30 @@ async fn a_backgammon_line_engine_plays_a_whole_match() {
     server.stop().await;
 }
 
+/// GNU Backgammon itself, through the wrapper in `examples/`, plays a whole
+/// match as an engine: every play it was asked for was legal (no notice that
+/// the Expert took over).
+#[tokio::test]
+async fn gnu_backgammon_through_the_example_wrapper_plays_a_whole_match() {
+    let wrapper = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/gnubg_engine.py");
+    let (server, _tmp) = server_with_engines_and(|config| {
+        config.engines.push(EngineSpec {
+            game: GameKind::Backgammon,
+            name: "GNU Backgammon".into(),
+            program: "python3".into(),
+            args: vec![wrapper.display().to_string(), "--plies".into(), "0".into()],
+        });
+    })
+    .await;
+    let (ada, result) = backgammon_to_the_end(&server, "GNU Backgammon").await;
+    assert!(
+        result["winner"] == "first" || result["winner"] == "second",
+        "{result}"
+    );
+    assert!(notices(&ada).is_empty(), "{:?}", notices(&ada));
+    server.stop().await;
+}
+
 #[tokio::test]
 async fn a_backgammon_engine_that_answers_an_illegal_play_is_replaced_by_the_expert() {
     let (server, tmp) = server_with_engines().await;

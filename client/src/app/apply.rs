@@ -51,6 +51,8 @@ impl TabulaApp {
                 }
             }
             Command::Leave => {
+                let address = self.settings.address.trim().to_string();
+                self.settings.open_rooms.remove(&address);
                 self.export = None;
                 self.room.leave(&mut self.requests);
                 self.requests.send(ClientMessage::ListRooms);
@@ -109,11 +111,18 @@ impl TabulaApp {
                     return;
                 }
                 match self.session.host(&mut self.settings) {
-                    Ok(()) => self.connect(),
-                    Err(reason) => self.toasts.push(reason),
+                    Ok(()) => {
+                        self.settings.hosting = true;
+                        self.connect();
+                    }
+                    Err(reason) => {
+                        self.settings.hosting = false;
+                        self.toasts.push(reason);
+                    }
                 }
             }
             Command::Disconnect => {
+                self.settings.hosting = false;
                 self.requests.command(NetCommand::Disconnect);
                 self.session.welcomed = false;
                 self.session.registered = false;

@@ -39,10 +39,11 @@ impl LobbyScreen {
         Some(self.join_code.trim().to_uppercase()).filter(|c| !c.is_empty())
     }
 
-    /// Draws the screen.
-    pub(super) fn ui(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
+    /// Draws the screen; `me` is our player id.
+    pub(super) fn ui(&mut self, ui: &mut Ui, settings: &mut Settings, me: &str) -> Vec<Command> {
         let mut out = self.toolbar(ui, settings);
         out.extend(self.challenges_row(ui));
+        out.extend(self.own_games(ui, me));
         ui.separator();
         let rooms: Vec<&RoomSummary> = self
             .rooms
@@ -78,11 +79,38 @@ impl LobbyScreen {
                     }
                     ui.end_row();
                     for r in rooms {
-                        out.extend(room_row(ui, r));
+                        out.extend(room_row(ui, r, me));
                         ui.end_row();
                     }
                 });
         });
+        out
+    }
+
+    /// Games still running in which we hold a seat (we left, or lost the
+    /// connection): each stays ours until it ends, as on lichess, and one
+    /// click seats us again.
+    fn own_games(&self, ui: &mut Ui, me: &str) -> Vec<Command> {
+        let mut out = Vec::new();
+        for r in self.rooms.values().filter(|r| holds_seat(r, me)) {
+            ui.horizontal_wrapped(|ui| {
+                ui.label(
+                    RichText::new(t!(
+                        "lobby.your_game_on",
+                        game = game_name(r.options.game.kind())
+                    ))
+                    .strong(),
+                );
+                let back = ui.button(RichText::new(t!("lobby.return")).strong());
+                probe::mark("return-to-game", back.rect);
+                if back.clicked() {
+                    out.push(Command::JoinRoom {
+                        room_id: r.room_id.clone(),
+                        role: Role::Player,
+                    });
+                }
+            });
+        }
         out
     }
 
@@ -163,8 +191,19 @@ impl LobbyScreen {
     }
 }
 
-/// One room's row in the list.
-fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
+/// Whether player `me` holds a seat in `r`'s game, which is not over.
+fn holds_seat(r: &RoomSummary, me: &str) -> bool {
+    r.status != RoomStatus::Finished
+        && !me.is_empty()
+        && r.seats.iter().any(|s| {
+            s.player
+                .as_ref()
+                .is_some_and(|p| p.id == me && p.ai.is_none())
+        })
+}
+
+/// One room's row in the list; `me` is our player id.
+fn room_row(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
     let mut out = Vec::new();
     ui.label(game_name(r.options.game.kind()));
     ui.label(rules_text(&r.options.game));
@@ -194,6 +233,19 @@ fn room_row(ui: &mut Ui, r: &RoomSummary) -> Vec<Command> {
     });
     ui.label(r.spectators.to_string());
     ui.horizontal(|ui| {
+        if holds_seat(r, me) {
+            // Our own game: back to the seat, not to the spectators.
+            if ui
+                .button(RichText::new(t!("lobby.return_short")).strong())
+                .clicked()
+            {
+                out.push(Command::JoinRoom {
+                    room_id: r.room_id.clone(),
+                    role: Role::Player,
+                });
+            }
+            return;
+        }
         if r.status == RoomStatus::Waiting && ui.button(t!("lobby.join")).clicked() {
             out.push(Command::JoinRoom {
                 room_id: r.room_id.clone(),

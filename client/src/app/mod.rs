@@ -248,7 +248,14 @@ impl TabulaApp {
     /// is what makes a reload return to the game.
     pub fn resume_on_launch(&mut self) {
         let address = self.settings.address.trim();
-        if !self.settings.name.trim().is_empty() && self.settings.tokens.contains_key(address) {
+        if self.settings.name.trim().is_empty() {
+            return;
+        }
+        // A host who was hosting hosts again: the embedded server comes
+        // back with its rooms, and the client with it.
+        if self.settings.hosting && !cfg!(target_arch = "wasm32") {
+            self.apply(Command::PlayHere);
+        } else if self.settings.tokens.contains_key(address) {
             self.apply(Command::Connect);
         }
     }
@@ -536,7 +543,7 @@ impl TabulaApp {
             Screen::Leaderboard => commands.extend(self.leaderboard.ui(ui, &self.session.my_id)),
             Screen::Dice => commands.extend(self.dice.ui(ui)),
             Screen::Lobby | Screen::Replay => {
-                commands.extend(self.lobby.ui(ui, &mut self.settings));
+                commands.extend(self.lobby.ui(ui, &mut self.settings, &self.session.my_id));
             }
         });
         if self.lobby.create_open && matches!(self.screen, Screen::Lobby | Screen::Replay) {

@@ -99,7 +99,14 @@ impl TabulaApp {
                 room_id,
                 role,
                 seat,
-            } => self.room.joined(room_id, role, seat),
+            } => {
+                // Returned to at the next launch while we have a seat there.
+                let address = self.settings.address.trim().to_string();
+                if role == Role::Player {
+                    self.settings.open_rooms.insert(address, room_id.clone());
+                }
+                self.room.joined(room_id, role, seat)
+            }
             ServerMessage::Left { room_id } => self.room.left(&room_id),
             ServerMessage::Snapshot { room_id, snapshot } => {
                 self.room.snapshot(&room_id, *snapshot);
@@ -215,16 +222,21 @@ impl TabulaApp {
         self.connect.account_password.clear();
         let address = self.settings.address.trim().to_string();
         if self.settings.tokens.get(&address) != Some(&token) {
-            self.settings.tokens.insert(address, token);
+            self.settings.tokens.insert(address.clone(), token);
             self.session.identity_unsaved = true;
         }
         self.session.my_name = name;
         // An invite link wins over the seat the server remembers, unless
         // that seat is in the invited room.
+        // Without one, the room that was open when the client closed, if we
+        // still have a seat there; else the first of our seats.
+        let open = self.settings.open_rooms.get(&address).cloned();
         let rejoin = match self.pending_invite() {
             Some(invite) if rooms.contains(&invite.room_id) => Some(invite.room_id.clone()),
             Some(_) => None,
-            None => rooms.first().cloned(),
+            None => open
+                .filter(|room| rooms.contains(room))
+                .or_else(|| rooms.first().cloned()),
         };
         let again = if let Some(room) = &self.room.room {
             let since = room.summary.is_some().then_some(room.seq);

@@ -493,6 +493,62 @@ fn welcome_keeps_the_token_and_rejoins_the_seated_room() {
     );
 }
 
+/// A client restarted mid-game returns to the room that was open when it
+/// closed, not to the first of its seats (an older game it had left); the
+/// room a player leaves is forgotten.
+#[test]
+fn a_restarted_client_returns_to_the_room_that_was_open() {
+    let (mut app, mut rx) = app();
+    let welcome = |rooms: Vec<String>| ServerMessage::Welcome {
+        protocol: PROTOCOL_VERSION,
+        player_id: "p1".into(),
+        name: "Ada".into(),
+        token: "t1".into(),
+        rooms,
+        registered: false,
+        bot: false,
+        engines: Vec::new(),
+    };
+    receive(
+        &mut app,
+        None,
+        ServerMessage::Joined {
+            room_id: "r-bg".into(),
+            role: Role::Player,
+            seat: Some(Seat::First),
+        },
+    );
+    // The saved settings, as the next launch reads them.
+    let saved = app.settings.clone();
+    let (mut app, mut rx2) = self::app();
+    app.settings = saved;
+    receive(&mut app, None, welcome(vec!["r-old".into(), "r-bg".into()]));
+    assert_eq!(
+        sent(&mut rx2)[0],
+        ClientMessage::JoinRoom {
+            room_id: "r-bg".into(),
+            role: Role::Player,
+            since: None,
+        }
+    );
+    app.apply(Command::Leave);
+    assert!(
+        app.settings.open_rooms.is_empty(),
+        "{:?}",
+        app.settings.open_rooms
+    );
+    drop(sent(&mut rx));
+}
+
+/// A host who closed the client while hosting hosts again at launch.
+#[test]
+fn hosting_is_remembered_until_disconnect() {
+    let (mut app, _rx) = app();
+    app.settings.hosting = true;
+    app.apply(Command::Disconnect);
+    assert!(!app.settings.hosting, "a disconnect ends hosting");
+}
+
 /// A Backgammon room's snapshot for "r1" (White and Black seated, playing)
 /// with this record.
 fn bg_snapshot(actions: Vec<BgAction>, dice: Option<DiceProof>) -> RoomSnapshot {

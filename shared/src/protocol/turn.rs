@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::backgammon::GamePhase;
 use crate::game::LiveGame;
-use crate::gomoku::{Phase, Stone};
+use crate::gomoku::{Phase, Point, Stone, Swap2Choice};
 use crate::seat::{Seat, seat_of};
 
 /// What the game waits for next.
@@ -44,6 +44,13 @@ pub struct Turn {
     /// Gomoku: the colour of the next stone.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stone: Option<Stone>,
+    /// Gomoku under renju, Black to place: the empty points where a black
+    /// stone is forbidden now (a double three, a double four, an overline).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub forbidden: Vec<Point>,
+    /// Gomoku swap2, `choose`: the choices open at this step.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub choices: Vec<Swap2Choice>,
     /// Backgammon, `play`: the dice to play, as rolled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dice: Option<[u8; 2]>,
@@ -82,6 +89,8 @@ impl Turn {
             seat,
             expect,
             stone: None,
+            forbidden: Vec::new(),
+            choices: Vec::new(),
             dice: None,
             may_double: None,
             position_id: None,
@@ -103,8 +112,27 @@ impl Turn {
                     Phase::Swap2Choose | Phase::Swap2FinalChoose => Expect::Choose,
                     Phase::Main | Phase::Swap2PlaceThree | Phase::Swap2PlaceTwo => Expect::Place,
                 };
+                let stone = g.stone_to_play();
+                let forbidden = if g.phase() == Phase::Main && stone == Stone::Black {
+                    g.forbidden_points()
+                } else {
+                    Vec::new()
+                };
+                let choices = match g.phase() {
+                    Phase::Swap2Choose => vec![
+                        Swap2Choice::PlayBlack,
+                        Swap2Choice::PlayWhite,
+                        Swap2Choice::PlaceTwo,
+                    ],
+                    Phase::Swap2FinalChoose => {
+                        vec![Swap2Choice::PlayBlack, Swap2Choice::PlayWhite]
+                    }
+                    _ => Vec::new(),
+                };
                 Turn {
-                    stone: Some(g.stone_to_play()),
+                    stone: Some(stone),
+                    forbidden,
+                    choices,
                     ..Turn::expecting(g.to_act(), expect)
                 }
             }
@@ -157,6 +185,74 @@ mod tests {
         assert_eq!(turn.stone, Some(Stone::Black));
         let json = serde_json::to_string(&turn).unwrap();
         assert_eq!(json, r#"{"seat":"first","expect":"place","stone":"black"}"#);
+    }
+
+    /// Under renju the turn names Black's forbidden points, so that a bot
+    /// that knows no rules does not play one; in swap2 it names the choices.
+    #[test]
+    fn renju_forbidden_points_and_swap2_choices_are_in_the_turn() {
+        let options: GameOptions =
+            serde_json::from_str(r#"{"game":"gomoku","size":15,"rule":"renju","opening":"none"}"#)
+                .unwrap();
+        let mut record = GameRecord::new(&options);
+        let GameRecord::Gomoku { actions, .. } = &mut record else {
+            panic!("gomoku")
+        };
+        // Black on h6 h7 and f8 g8; h8 would make two open threes.
+        for (i, (x, y)) in [
+            (7, 5),
+            (0, 0),
+            (7, 6),
+            (0, 14),
+            (5, 7),
+            (14, 0),
+            (6, 7),
+            (14, 14),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let seat = if i % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            };
+            actions.push(crate::gomoku::GomokuAction::Place {
+                seat,
+                point: Point::new(x, y),
+            });
+        }
+        let turn = Turn::of(&record.replay().unwrap());
+        assert_eq!(turn.stone, Some(Stone::Black));
+        assert!(turn.forbidden.contains(&Point::new(7, 7)), "{turn:?}");
+        assert!(turn.choices.is_empty());
+
+        let swap2: GameOptions = serde_json::from_str(
+            r#"{"game":"gomoku","size":15,"rule":"freestyle","opening":"swap2"}"#,
+        )
+        .unwrap();
+        let mut record = GameRecord::new(&swap2);
+        let GameRecord::Gomoku { actions, .. } = &mut record else {
+            panic!("gomoku")
+        };
+        for (x, y) in [(7, 7), (8, 8), (7, 9)] {
+            actions.push(crate::gomoku::GomokuAction::Place {
+                seat: Seat::First,
+                point: Point::new(x, y),
+            });
+        }
+        let turn = Turn::of(&record.replay().unwrap());
+        assert_eq!(turn.expect, Expect::Choose);
+        assert_eq!(turn.seat, Some(Seat::Second));
+        assert_eq!(
+            turn.choices,
+            [
+                Swap2Choice::PlayBlack,
+                Swap2Choice::PlayWhite,
+                Swap2Choice::PlaceTwo
+            ]
+        );
+        assert!(turn.forbidden.is_empty());
     }
 
     #[test]
