@@ -256,9 +256,9 @@ impl CreateForm {
             }),
             GameKind::Backgammon => GameOptions::Backgammon(MatchConfig {
                 length: self.length,
-                cube: self.cube,
-                jacoby: self.jacoby,
-                crawford: self.crawford,
+                cube: self.cube && self.length != 1,
+                jacoby: self.jacoby && self.length == 0,
+                crawford: self.crawford && self.length > 1,
                 ..MatchConfig::default()
             }),
         };

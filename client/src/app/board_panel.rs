@@ -54,7 +54,7 @@ impl RoomScreen {
             Some(LiveGame::Backgammon(game)) => {
                 let mut view = BgView {
                     viewer: Some(viewer),
-                    cube: game.config().cube.then_some(game.cube()),
+                    cube: (game.config().cube && game.config().length != 1).then_some(game.cube()),
                     last_move: last_hops(room, viewer),
                     style: styles.1,
                     ..BgView::default()
@@ -134,7 +134,7 @@ fn looked_back(
         LiveGame::Backgammon(game) => {
             let view = BgView {
                 viewer: Some(viewer),
-                cube: game.config().cube.then_some(game.cube()),
+                cube: (game.config().cube && game.config().length != 1).then_some(game.cube()),
                 style: bg_style,
                 ..BgView::default()
             };

@@ -64,20 +64,24 @@ pub(super) fn create_dialog(
             if response.changed() {
                 f.rated = rated;
             }
-            // Hints: against a person in an unrated room (the AI's rooms
-            // always allow them, a rated room never does).
-            if !f.vs_ai {
-                let mut hints = f.hints && !rated;
-                let response = ui
-                    .add_enabled(
-                        !rated,
-                        egui::Checkbox::new(&mut hints, t!("create.allow_hints")),
-                    )
-                    .on_hover_text(t!("create.allow_hints_hint"))
-                    .on_disabled_hover_text(t!("create.hints_not_rated"));
-                if response.changed() {
-                    f.hints = hints;
-                }
+            // Hints: a choice against a person in an unrated room; the AI's
+            // rooms always allow them, a rated room never does. Always
+            // shown (greyed out where it is no choice), so that picking the
+            // opponent does not move the buttons below.
+            let mut hints = if f.vs_ai { !rated } else { f.hints && !rated };
+            let response = ui
+                .add_enabled(
+                    !rated && !f.vs_ai,
+                    egui::Checkbox::new(&mut hints, t!("create.allow_hints")),
+                )
+                .on_hover_text(t!("create.allow_hints_hint"))
+                .on_disabled_hover_text(if f.vs_ai {
+                    t!("create.hints_against_the_ai")
+                } else {
+                    t!("create.hints_not_rated")
+                });
+            if response.changed() && !f.vs_ai {
+                f.hints = hints;
             }
             ui.separator();
             ui.horizontal(|ui| {
@@ -125,10 +129,21 @@ fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
             t!("create.points")
         });
     });
+    // A 1-point match has no doubling; Crawford is for matches, Jacoby for
+    // money games: what does not apply is greyed out (and not sent).
     ui.horizontal(|ui| {
-        ui.checkbox(&mut f.cube, t!("ui.cube"));
-        ui.checkbox(&mut f.crawford, t!("ui.crawford"));
-        ui.checkbox(&mut f.jacoby, t!("ui.jacoby"));
+        ui.add_enabled(
+            f.length != 1,
+            egui::Checkbox::new(&mut f.cube, t!("ui.cube")),
+        );
+        ui.add_enabled(
+            f.length > 1 && f.cube,
+            egui::Checkbox::new(&mut f.crawford, t!("ui.crawford")),
+        );
+        ui.add_enabled(
+            f.length == 0 && f.cube,
+            egui::Checkbox::new(&mut f.jacoby, t!("ui.jacoby")),
+        );
     });
 }
 

@@ -70,11 +70,15 @@ fn stats_section(ui: &mut Ui, id: &str, title: &str, stats: &DiceStats) {
         ui.label(t!("ui.no_dice_yet"));
         return;
     }
-    ui.label(t!(
-        "dice.counts",
-        dice = stats.dice(),
-        rolls = stats.roll_count()
-    ));
+    ui.label(if stats.roll_count() == 1 {
+        t!("dice.counts_one", dice = stats.dice())
+    } else {
+        t!(
+            "dice.counts",
+            dice = stats.dice(),
+            rolls = stats.roll_count()
+        )
+    });
     ui.add_space(4.0);
     ui.label(RichText::new(t!("dice.faces")).strong());
     let expected = stats.expected_per_face();

@@ -171,7 +171,7 @@ impl ReplayScreen {
                 let view = BgView {
                     viewer: Some(replay.viewer()),
                     dice: replay.dice(),
-                    cube: game.config().cube.then_some(game.cube()),
+                    cube: (game.config().cube && game.config().length != 1).then_some(game.cube()),
                     style: self.bg_style,
                     ..BgView::default()
                 };

@@ -107,7 +107,11 @@ pub(super) fn reason_text(result: &GameResult, live: Option<&LiveGame>) -> Strin
                         GameResultKind::Gammon => t!("reason.gammon"),
                         GameResultKind::Backgammon => t!("reason.backgammon"),
                     };
-                    t!("reason.borne_off_kind", kind = kind, points = last.points).into()
+                    if last.points == 1 {
+                        t!("reason.borne_off_kind_one", kind = kind).into()
+                    } else {
+                        t!("reason.borne_off_kind", kind = kind, points = last.points).into()
+                    }
                 }
                 None => t!("reason.borne_off").into(),
             },

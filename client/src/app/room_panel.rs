@@ -250,12 +250,22 @@ fn seats(ui: &mut Ui, room: &Room, summary: &RoomSummary) {
                 let text = format!("{}:{:02}", ms / 60_000, (ms / 1000) % 60);
                 let rt = RichText::new(text).monospace().size(16.0);
                 ui.label(if running == Some(info.seat) {
-                    rt.strong().color(Color32::YELLOW)
+                    rt.strong().color(running_clock_colour(ui))
                 } else {
                     rt
                 });
             }
         });
+    }
+}
+
+/// The running clock's colour: yellow on a dark panel, a dark amber on a
+/// light one (yellow on near-white could hardly be read).
+fn running_clock_colour(ui: &Ui) -> Color32 {
+    if ui.visuals().dark_mode {
+        Color32::YELLOW
+    } else {
+        Color32::from_rgb(150, 75, 0)
     }
 }
 
