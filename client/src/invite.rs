@@ -16,6 +16,8 @@ impl Invite {
     /// Reads the fragment of a link (`#/room/ID` or `#/room/ID?code=CODE`,
     /// with or without the `#`); anything else names no room.
     pub fn parse(fragment: &str) -> Option<Invite> {
+        // `#/room/ID`, or a whole link around it.
+        let fragment = fragment.rsplit_once('#').map_or(fragment, |(_, f)| f);
         let fragment = fragment.trim().trim_start_matches('#');
         let rest = fragment.strip_prefix("/room/")?;
         let (id, query) = match rest.split_once('?') {
@@ -36,6 +38,22 @@ impl Invite {
             room_id: id.to_string(),
             code,
         })
+    }
+
+    /// Splits what a player typed or pasted as the server's address: an
+    /// invite link (`http://HOST:PORT/#/room/ID`) is the server, `HOST:PORT`
+    /// or its origin, and the room it names; anything else is the address
+    /// as it is, with no room.
+    pub fn split_address(typed: &str) -> (String, Option<Invite>) {
+        let typed = typed.trim();
+        match typed.split_once('#') {
+            Some((server, fragment)) => {
+                let server = server.trim_end_matches('/');
+                let server = server.strip_prefix("http://").unwrap_or(server);
+                (server.to_string(), Invite::parse(fragment))
+            }
+            None => (typed.to_string(), None),
+        }
     }
 
     /// The link to this room on the server at `address` (`host:port`, or a
@@ -88,6 +106,28 @@ mod tests {
         assert_eq!(
             Invite::parse("#/room/abc?code=<script>").map(|i| i.code),
             Some(None)
+        );
+    }
+
+    /// An invite link pasted where the server's address goes is the server
+    /// and a room: connecting goes to the room, and the address is the
+    /// server's alone (so the room's own link is not doubled).
+    #[test]
+    fn a_pasted_link_is_a_server_and_a_room() {
+        let (server, invite) =
+            Invite::split_address(" http://192.168.1.20:7878/#/room/r-603792c5c2 ");
+        assert_eq!(server, "192.168.1.20:7878");
+        assert_eq!(invite.map(|i| i.room_id), Some("r-603792c5c2".into()));
+        let (server, invite) = Invite::split_address("192.168.1.20:7878");
+        assert_eq!((server.as_str(), invite), ("192.168.1.20:7878", None));
+        let (server, invite) =
+            Invite::split_address("https://games.example.org/#/room/abc?code=K7Q2");
+        assert_eq!(server, "https://games.example.org");
+        assert_eq!(invite.and_then(|i| i.code), Some("K7Q2".into()));
+        // A link doubled by an older client names the last room.
+        assert_eq!(
+            Invite::parse("#/room/r-603792c5c2/#/room/r-4c1254d0e9").map(|i| i.room_id),
+            Some("r-4c1254d0e9".into())
         );
     }
 }

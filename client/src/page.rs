@@ -11,5 +11,34 @@ pub fn origin() -> Option<String> {
 /// The invite in the page's fragment (`#/room/ID`), if any.
 pub fn invite() -> Option<Invite> {
     let hash = web_sys::window()?.location().hash().ok()?;
+    seen(&hash);
     Invite::parse(&hash)
+}
+
+thread_local! {
+    /// The fragment last read, to notice a new invite link in the same tab.
+    static SEEN: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// Notes `hash` as read; true when it differs from the one read before.
+fn seen(hash: &str) -> bool {
+    SEEN.with(|s| {
+        let mut s = s.borrow_mut();
+        let new = *s != hash;
+        if new {
+            *s = hash.to_string();
+        }
+        new
+    })
+}
+
+/// An invite link opened in this tab since the last look (only the part
+/// after `#` changed, so the page did not load again), if any.
+pub fn new_invite() -> Option<Invite> {
+    let hash = web_sys::window()?.location().hash().ok()?;
+    if seen(&hash) {
+        Invite::parse(&hash)
+    } else {
+        None
+    }
 }

@@ -9,6 +9,7 @@ use tabula_shared::protocol::{ClientMessage, PlayerAction};
 use super::{Command, GameIntent, HISTORY_PAGE, Screen, TabulaApp};
 use crate::analysis::AnalysisState;
 use crate::export::ExportForm;
+use crate::invite::Invite;
 use crate::net::{NetCommand, Target};
 
 impl TabulaApp {
@@ -145,6 +146,14 @@ impl TabulaApp {
         };
         self.connect.name_error = None;
         self.settings.name = name.clone();
+        // An invite link pasted as the address: its server, then its room.
+        let (server, invite) = Invite::split_address(&self.settings.address);
+        self.settings.address = server;
+        if let Some(invite) = invite {
+            // Followed once the new connection is welcomed.
+            self.session.welcomed = false;
+            self.open_invite(invite);
+        }
         self.connect.reached = false;
         self.connect.unreachable = None;
         let password = Some(self.settings.password.clone()).filter(|p| !p.is_empty());

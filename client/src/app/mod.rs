@@ -578,6 +578,11 @@ impl eframe::App for TabulaApp {
         if let Some(seconds) = frame.info().cpu_usage {
             crate::probe::note("frame-ms", seconds * 1000.0);
         }
+        // A second invite link opened in this tab changes only the fragment.
+        #[cfg(target_arch = "wasm32")]
+        if let Some(invite) = crate::page::new_invite() {
+            self.open_invite(invite);
+        }
         self.draw(ui);
         let sounds = self.take_sounds();
         if let Some(speaker) = &self.speaker {
