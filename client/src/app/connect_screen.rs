@@ -49,11 +49,22 @@ impl ConnectScreen {
         ui: &mut Ui,
         settings: &mut Settings,
         conn: &ConnState,
+        invited: Option<&str>,
     ) -> Vec<Command> {
         let mut out = Vec::new();
         ui.vertical_centered(|ui| {
             ui.add_space(40.0);
             ui.heading(t!("connect.heading"));
+            // Someone sent a link to a room: say so before anything else.
+            if let Some(room) = invited {
+                ui.add_space(8.0);
+                ui.label(
+                    RichText::new(t!("connect.invited", host = settings.address.trim()))
+                        .strong()
+                        .size(18.0),
+                );
+                ui.label(t!("connect.invited_how", room = room));
+            }
             ui.add_space(20.0);
         });
         egui::Grid::new("connect")

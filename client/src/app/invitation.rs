@@ -17,6 +17,13 @@ pub(super) struct Invitation {
     seat_request: Option<(u64, String)>,
 }
 
+impl Invitation {
+    /// The room an invite waits to open, if any.
+    pub(super) fn pending_room(&self) -> Option<&str> {
+        self.pending.as_ref().map(|i| i.room_id.as_str())
+    }
+}
+
 impl TabulaApp {
     /// Goes to the room of an invite link once connected (at once when
     /// already welcomed).
@@ -68,6 +75,8 @@ impl TabulaApp {
     pub(super) fn invite_refused(&mut self, request_id: Option<u64>) -> bool {
         match self.invitation.seat_request.take() {
             Some((id, room_id)) if request_id == Some(id) => {
+                self.toasts
+                    .push(rust_i18n::t!("invite.watching").into_owned());
                 self.requests.send(ClientMessage::JoinRoom {
                     room_id,
                     role: Role::Spectator,

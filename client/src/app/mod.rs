@@ -418,7 +418,8 @@ impl TabulaApp {
         } else {
             egui::CentralPanel::default().show(ui, |ui| {
                 let conn = &self.session.conn;
-                commands.extend(self.connect.ui(ui, &mut self.settings, conn));
+                let invited = self.invitation.pending_room();
+                commands.extend(self.connect.ui(ui, &mut self.settings, conn, invited));
             });
         }
         if self.session.welcomed && self.account.open {

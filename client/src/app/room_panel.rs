@@ -514,7 +514,7 @@ pub(super) fn status_text(room: &Room) -> String {
 fn invite_row(ui: &mut Ui, link: &str) {
     ui.horizontal_wrapped(|ui| {
         ui.label(t!("room.invite"));
-        ui.hyperlink_to(RichText::new(link).small(), link)
+        ui.hyperlink_to(RichText::new(link).monospace(), link)
             .on_hover_text(t!("room.invite_hint"));
         let copied_id = egui::Id::unique("invite-copied");
         let copied_at: Option<f64> = ui.ctx().data(|d| d.get_temp(copied_id));
