@@ -24,15 +24,22 @@ impl RoomScreen {
         if self.result_dismissed {
             return out;
         }
-        // In the lower left corner of the board, where it hides the least
-        // of the position (the winning five stays in sight); it can be moved.
-        let corner = ctx.content_rect().left_bottom() + egui::vec2(16.0, -16.0);
+        // Esc closes it, as it closes other windows.
+        if ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            out.push(Command::DismissResult);
+        }
+        // In the lower right corner, over the side panel's chat (below the
+        // board on a phone), where it hides none of the position (a winning
+        // line can be anywhere on the board); never wider than the screen.
+        let screen = ctx.content_rect();
+        let corner = screen.right_bottom() + egui::vec2(-12.0, -12.0);
         egui::Window::new(t!("result.title"))
             .id(egui::Id::unique("game-over"))
             .collapsible(false)
             .resizable(false)
-            .pivot(Align2::LEFT_BOTTOM)
+            .pivot(Align2::RIGHT_BOTTOM)
             .default_pos(corner)
+            .max_width((screen.width() - 24.0).clamp(200.0, 420.0))
             .show(ctx, |ui| {
                 outcome(ui, room, result);
                 if let Some(GameRecord::Backgammon { actions, dice, .. }) = &room.record {
@@ -43,7 +50,7 @@ impl RoomScreen {
                     ui.separator();
                     ratings(ui, room);
                 }
-                ui.horizontal(|ui| {
+                ui.horizontal_wrapped(|ui| {
                     if let Some(id) = &room.game_id {
                         if ui.button(t!("result.replay")).clicked() {
                             out.push(Command::OpenGame(id.clone()));

@@ -20,10 +20,21 @@ impl TabulaApp {
                 ui.separator();
                 let (text, colour) = self.status_text();
                 dot(ui, colour, 10.0);
-                ui.add(egui::Label::new(&text).truncate())
+                // The server's address does not fit beside the name: it
+                // shows on hover.
+                let short = match self.session.conn {
+                    ConnState::Connected if self.session.welcomed => self.short_status(),
+                    _ => text.clone(),
+                };
+                ui.add(egui::Label::new(short).truncate())
                     .on_hover_text(text);
             });
-            ui.horizontal_wrapped(|ui| out.extend(self.status_buttons(ui)));
+            // Right to left as on a wide screen: Disconnect is the last
+            // button a thumb meets, not the first.
+            ui.with_layout(
+                egui::Layout::right_to_left(egui::Align::Center).with_main_wrap(true),
+                |ui| out.extend(self.status_buttons(ui)),
+            );
         } else {
             out.extend(self.status_line(ui));
         }
@@ -89,6 +100,16 @@ impl TabulaApp {
                 (t!("status.refused", reason = reason).into(), Color32::RED)
             }
         }
+    }
+
+    /// Who we are, without the server's address (a phone's top bar).
+    fn short_status(&self) -> String {
+        let kind = if self.session.registered {
+            t!("status.registered")
+        } else {
+            t!("status.guest")
+        };
+        format!("{} ({kind})", self.session.my_name)
     }
 
     /// The buttons on the right, laid out right to left.
