@@ -152,7 +152,7 @@ impl Replay {
                 .iter()
                 .find(|s| s.seat == seat)
                 .and_then(|s| s.player.as_ref())
-                .map_or_else(|| "?".to_string(), |p| p.name.clone())
+                .map_or_else(|| "?".to_string(), crate::room::display_name)
         };
         [name(Seat::First), name(Seat::Second)]
     }

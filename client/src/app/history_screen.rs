@@ -130,7 +130,7 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
         .iter()
         .filter_map(|s| s.player.as_ref())
         .find(|p| p.id != me)
-        .map_or_else(|| "?".to_string(), |p| p.name.clone());
+        .map_or_else(|| "?".to_string(), crate::room::display_name);
     ui.label(opponent);
     let result = result_text(g, me);
     let colour = match my_outcome(g, me) {
@@ -175,7 +175,12 @@ fn my_outcome(summary: &GameSummary, me: &str) -> Option<bool> {
 }
 
 fn seat_name(summary: &GameSummary, seat: Seat) -> String {
-    summary.player_name(seat).unwrap_or("?").to_string()
+    summary
+        .seats
+        .iter()
+        .find(|s| s.seat == seat)
+        .and_then(|s| s.player.as_ref())
+        .map_or_else(|| "?".to_string(), crate::room::display_name)
 }
 
 /// "Won", "Lost" or "Draw" from `me`'s side (or "Ada won" when `me` did

@@ -59,6 +59,8 @@ pub(super) struct RoomScreen {
     pub(super) bg_style: BgStyle,
     /// The move list beside the board, for the record length it was built at.
     pub(super) moves: (usize, Vec<String>),
+    /// The language the move list was built in.
+    moves_locale: String,
     /// Looking back at the game after this many actions (the move list was
     /// clicked); the live game goes on underneath.
     pub(super) look_back: Option<(usize, LiveGame)>,
@@ -256,15 +258,21 @@ impl RoomScreen {
         }
     }
 
-    /// The move list, rebuilt when the record has grown or shrunk.
+    /// The move list, rebuilt when the record has grown or shrunk, or the
+    /// language changed.
     pub(super) fn move_lines(&mut self) -> &[String] {
         let record = self.room.as_ref().and_then(|r| r.record.as_ref());
         let len = record.map_or(0, GameRecord::len);
-        if self.moves.0 != len || (len > 0 && self.moves.1.is_empty()) {
+        let locale = rust_i18n::locale().to_string();
+        if self.moves.0 != len
+            || (len > 0 && self.moves.1.is_empty())
+            || self.moves_locale != locale
+        {
             self.moves = (
                 len,
                 record.map(crate::replay::record_lines).unwrap_or_default(),
             );
+            self.moves_locale = locale;
         }
         &self.moves.1
     }

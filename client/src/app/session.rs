@@ -29,8 +29,11 @@ pub(super) struct Session {
     /// The server started inside this app by "Play on this computer".
     #[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
     embedded: Option<EmbeddedServer>,
-    /// Where friends can join the server on this computer.
+    /// Where friends can join the server on this computer, as text (set
+    /// as such by tests); [`Session::host_note`] prefers `hosting`.
     pub(super) host_note: Option<String>,
+    /// What we host, put into words in the language shown at each frame.
+    hosting: Option<Hosting>,
     /// The `host:port` friends can reach when we host (the LAN address).
     pub(super) lan_address: Option<String>,
 }
@@ -49,8 +52,32 @@ impl Session {
             #[cfg(all(not(target_arch = "wasm32"), feature = "embedded"))]
             embedded: None,
             host_note: None,
+            hosting: None,
             lan_address: None,
         }
+    }
+
+    /// Where friends join the server on this computer, in the language
+    /// shown now.
+    pub(super) fn host_note(&self) -> Option<String> {
+        let Some(hosting) = &self.hosting else {
+            return self.host_note.clone();
+        };
+        Some(
+            match hosting {
+                Hosting::Found { friends: Some(a) } => {
+                    rust_i18n::t!("host.already_friends", address = a)
+                }
+                Hosting::Found { friends: None } => rust_i18n::t!("host.already"),
+                Hosting::Started { lan: Some(lan), .. } => {
+                    rust_i18n::t!("host.hosting", address = format!("http://{lan}/"))
+                }
+                Hosting::Started { lan: None, local } => {
+                    rust_i18n::t!("host.hosting_local", address = local)
+                }
+            }
+            .into_owned(),
+        )
     }
 
     /// Whether we are connected or trying to be.
@@ -80,13 +107,8 @@ impl Session {
             settings.address = DEFAULT_ADDRESS.into();
             self.lan_address =
                 embedded::lan_ip().map(|ip| format!("{ip}:{}", embedded::DEFAULT_PORT));
-            self.host_note = Some(match embedded::lan_ip() {
-                Some(ip) => rust_i18n::t!(
-                    "host.already_friends",
-                    address = format!("{ip}:{}", embedded::DEFAULT_PORT)
-                )
-                .into_owned(),
-                None => rust_i18n::t!("host.already").into_owned(),
+            self.hosting = Some(Hosting::Found {
+                friends: embedded::lan_ip().map(|ip| format!("{ip}:{}", embedded::DEFAULT_PORT)),
             });
             return Ok(());
         }
@@ -94,13 +116,9 @@ impl Session {
             .map_err(|e| rust_i18n::t!("host.failed", error = e).into_owned())?;
         settings.address = server.local_address();
         self.lan_address = server.lan_address.clone();
-        self.host_note = Some(match &server.lan_address {
-            Some(lan) => {
-                rust_i18n::t!("host.hosting", address = format!("http://{lan}/")).into_owned()
-            }
-            None => {
-                rust_i18n::t!("host.hosting_local", address = server.local_address()).into_owned()
-            }
+        self.hosting = Some(Hosting::Started {
+            lan: server.lan_address.clone(),
+            local: server.local_address(),
         });
         self.embedded = Some(server);
         Ok(())
@@ -123,4 +141,16 @@ impl Session {
     pub(super) fn host(&mut self, _settings: &mut Settings) -> Result<(), String> {
         Err(rust_i18n::t!("host.browser").into_owned())
     }
+}
+
+/// The server on this computer that we play on.
+#[cfg_attr(
+    not(all(not(target_arch = "wasm32"), feature = "embedded")),
+    allow(dead_code)
+)]
+enum Hosting {
+    /// One was already running there; `friends` is where they join it.
+    Found { friends: Option<String> },
+    /// We started it: its address on the network, and on this computer.
+    Started { lan: Option<String>, local: String },
 }

@@ -20,14 +20,9 @@ impl TabulaApp {
                 ui.separator();
                 let (text, colour) = self.status_text();
                 dot(ui, colour, 10.0);
-                // The server's address does not fit beside the name: it
-                // shows on hover.
-                let short = match self.session.conn {
-                    ConnState::Connected if self.session.welcomed => self.short_status(),
-                    _ => text.clone(),
-                };
-                ui.add(egui::Label::new(short).truncate())
-                    .on_hover_text(text);
+                // Wrapped, not cut: the name and whether we are a guest are
+                // at its end.
+                ui.add(egui::Label::new(&text).wrap());
             });
             // Right to left as on a wide screen: Disconnect is the last
             // button a thumb meets, not the first.
@@ -39,7 +34,7 @@ impl TabulaApp {
             out.extend(self.status_line(ui));
         }
         // Where friends join: a line of its own, wrapped on a narrow window.
-        if let Some(note) = &self.session.host_note {
+        if let Some(note) = &self.session.host_note() {
             ui.add(egui::Label::new(RichText::new(note).strong()).wrap());
         }
         out
@@ -100,16 +95,6 @@ impl TabulaApp {
                 (t!("status.refused", reason = reason).into(), Color32::RED)
             }
         }
-    }
-
-    /// Who we are, without the server's address (a phone's top bar).
-    fn short_status(&self) -> String {
-        let kind = if self.session.registered {
-            t!("status.registered")
-        } else {
-            t!("status.guest")
-        };
-        format!("{} ({kind})", self.session.my_name)
     }
 
     /// The buttons on the right, laid out right to left.
