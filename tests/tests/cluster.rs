@@ -552,6 +552,58 @@ async fn rooms_made_joined_and_rematched_at_a_kill_are_there_as_told() {
     drop(owner);
 }
 
+/// A room that closes takes its lease with it: PostgreSQL keeps no lease of
+/// a room that is gone (they piled up by the hundred).
+#[tokio::test]
+async fn a_closed_room_leaves_no_lease_behind() {
+    let pg = TestPostgres::start();
+    let url = pg.database();
+    let redis = TestRedis::start();
+    let dir = tempfile::tempdir().unwrap();
+    let node = node(dir.path(), &url, &redis.url());
+    let mut ada = guest(node.addr, "Ada", None).await;
+    let (room, _) = ada
+        .create(gomoku_options(json!({"kind": "human"}), "black"))
+        .await;
+    let (db, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("connect to the test database");
+    tokio::spawn(connection);
+    let leases = |room: String| {
+        let db = &db;
+        async move {
+            db.query_one(
+                "SELECT count(*) FROM room_leases WHERE room_id = $1",
+                &[&room],
+            )
+            .await
+            .expect("count leases")
+            .get::<_, i64>(0)
+        }
+    };
+    assert_eq!(leases(room.clone()).await, 1, "the node holds the room");
+    // Left empty before anyone joined, the room closes after the grace period.
+    let left = ada
+        .request(json!({"type": "leave_room", "room_id": room}))
+        .await;
+    assert_eq!(left["type"], "left", "{left}");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while leases(room.clone()).await > 0 {
+        assert!(
+            Instant::now() < deadline,
+            "the closed room's lease is still there"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let rooms: i64 = db
+        .query_one("SELECT count(*) FROM rooms WHERE id = $1", &[&room])
+        .await
+        .expect("count rooms")
+        .get(0);
+    assert_eq!(rooms, 0, "the room itself is gone too");
+    drop(node);
+}
+
 #[tokio::test]
 async fn a_node_stopped_gracefully_hands_its_rooms_over_at_once() {
     let mut nodes = two_nodes();
