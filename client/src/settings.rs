@@ -203,8 +203,11 @@ pub struct CreateForm {
     /// One of the server's external engines instead of a built-in level
     /// (cleared by the create dialog when the server does not offer it).
     pub engine: Option<String>,
-    /// Requested colour.
+    /// Requested colour in Gomoku.
     pub colour: ColourChoice,
+    /// Requested colour in Backgammon: a choice of its own, since the
+    /// colour that moves first differs (Black in Gomoku, White here).
+    pub bg_colour: ColourChoice,
     /// Use a clock.
     pub timed: bool,
     /// Minutes per player.
@@ -235,6 +238,7 @@ impl Default for CreateForm {
             level: AiLevel::Intermediate,
             engine: None,
             colour: ColourChoice::Black,
+            bg_colour: ColourChoice::White,
             timed: false,
             minutes: 10,
             increment: 5,
@@ -269,7 +273,10 @@ impl CreateForm {
                 (Some(name), true) => Opponent::Engine { name: name.clone() },
                 (None, true) => Opponent::Ai { level: self.level },
             },
-            colour: self.colour,
+            colour: match self.game {
+                GameKind::Gomoku => self.colour,
+                GameKind::Backgammon => self.bg_colour,
+            },
             time_control: self.timed.then_some(TimeControl {
                 initial_secs: self.minutes.max(1) * 60,
                 increment_secs: self.increment,

@@ -21,8 +21,10 @@ pub(super) struct ConnectScreen {
     pub(super) reached: bool,
     /// Why the name typed was refused, shown under the name field.
     pub(super) name_error: Option<String>,
-    /// Why the last Connect found no server, and what to check.
-    pub(super) unreachable: Option<String>,
+    /// Why the last Connect found no server (the address and the
+    /// system's reason), put into words with what to check when drawn, in
+    /// the language shown then.
+    pub(super) unreachable: Option<(String, String)>,
 }
 
 impl ConnectScreen {
@@ -38,9 +40,15 @@ impl ConnectScreen {
         if self.reached {
             return false;
         }
-        self.unreachable =
-            Some(t!("connect.unreachable", address = address, reason = reason).into());
+        self.unreachable = Some((address.to_string(), reason.to_string()));
         true
+    }
+
+    /// What the screen says when no server answered, if none did.
+    pub(super) fn unreachable_text(&self) -> Option<String> {
+        self.unreachable.as_ref().map(|(address, reason)| {
+            t!("connect.unreachable", address = address, reason = reason).into_owned()
+        })
     }
 
     /// Draws the screen.
@@ -108,7 +116,7 @@ impl ConnectScreen {
             ui.add_space(8.0);
             ui.label(RichText::new(reason).color(BAD));
         }
-        if let Some(reason) = &self.unreachable {
+        if let Some(reason) = self.unreachable_text() {
             ui.add_space(8.0);
             ui.add(egui::Label::new(RichText::new(reason).color(BAD)).wrap());
         }

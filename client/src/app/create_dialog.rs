@@ -193,10 +193,14 @@ fn seating(ui: &mut Ui, f: &mut CreateForm, engines: &[&str]) {
                 (ColourChoice::Black, t!("create.black")),
             ],
         };
+        let chosen = match f.game {
+            GameKind::Gomoku => &mut f.colour,
+            GameKind::Backgammon => &mut f.bg_colour,
+        };
         for (colour, label) in choices {
-            ui.radio_value(&mut f.colour, colour, label);
+            ui.radio_value(chosen, colour, label);
         }
-        ui.radio_value(&mut f.colour, ColourChoice::Random, t!("ui.random"));
+        ui.radio_value(chosen, ColourChoice::Random, t!("ui.random"));
     });
 }
 

@@ -25,7 +25,7 @@ fn no_server_at_the_address_stops_and_says_what_to_check() {
     app.handle_event(retrying());
     assert!(matches!(queued(&mut rx)[..], [NetCommand::Disconnect]));
     assert_eq!(*app.connection(), ConnState::Disconnected);
-    let said = app.connect.unreachable.clone().unwrap_or_default();
+    let said = app.connect.unreachable_text().unwrap_or_default();
     assert!(
         said.contains("No Tabula server answered at 127.0.0.1:7878"),
         "{said}"
