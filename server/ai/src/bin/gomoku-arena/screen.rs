@@ -7,7 +7,7 @@
 //! position that had such a move, within the arena's time per move, and
 //! counts the answers among them. A screen, not a match: the positions
 //! are where one build went wrong, so a build that only avoids these
-//! losses can still lose elsewhere (docs/AI.md, session 26).
+//! losses can still lose elsewhere (docs/history/AI-log.md, session 26).
 
 use std::time::Duration;
 

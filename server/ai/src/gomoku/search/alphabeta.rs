@@ -20,7 +20,7 @@
 //! depth only if it beats alpha. Within three plies of the leaves, such a
 //! move is not searched at all after the first `3 + 2 · depth` moves
 //! once a move that does not lose is known. The measurements, and the
-//! variants not kept, are in `docs/AI.md`.
+//! variants not kept, are in `docs/history/AI-log.md`.
 //!
 //! # Static cutoff (Expert)
 //! One to three plies from the horizon, a null-window node where the
