@@ -155,7 +155,7 @@ fn current_review(ui: &mut Ui, replay: &Replay, analysis: &GameAnalysis) {
                 "analysis.gomoku_move",
                 played = review.played,
                 best = best,
-                eval = format!("{:+.2}", review.eval)
+                eval = super::hint_panel::signed(review.eval)
             ));
             if let Some(mistake) = review.mistake {
                 let colour = severity_colour(Severity::of_gomoku(mistake));

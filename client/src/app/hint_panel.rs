@@ -141,9 +141,16 @@ pub(super) fn hint_text(hint: &Hint, backgammon: bool) -> String {
     if backgammon {
         t!("hint.backgammon", play = hint.label, value = value).into_owned()
     } else {
-        let value = format!("{:+.2}", hint.value);
+        let value = signed(hint.value);
         t!("hint.gomoku", point = hint.label, value = value).into_owned()
     }
+}
+
+/// An outlook to two places with its sign, and no "-0.00": a value that
+/// rounds to nothing is even.
+pub(super) fn signed(value: f32) -> String {
+    let rounded = (value * 100.0).round() / 100.0;
+    format!("{:+.2}", if rounded == 0.0 { 0.0 } else { rounded })
 }
 
 #[cfg(test)]

@@ -35,9 +35,55 @@ impl RoomScreen {
         let lines = self.move_lines().to_vec();
         let looking = self.look_back.as_ref().map(|l| l.0);
         let Some(room) = &self.room else { return out };
-        let Some(summary) = &room.summary else {
+        if room.summary.is_none() {
             ui.spinner();
             ui.label(t!("room.joining"));
+            return out;
+        }
+        // (The panel itself is narrow either way: the window's width says
+        // whether it is beside the board or below it.)
+        if ui.ctx().content_rect().width() < super::layout::NARROW {
+            // Below the board, in a panel that scrolls as a whole.
+            out.extend(self.panel_body(ui, settings, invite_link, &lines, looking));
+            ui.separator();
+            if let Some(room) = &self.room {
+                out.extend(chat(ui, room, &mut self.chat_input));
+            }
+            return out;
+        }
+        // Beside the board: the chat keeps the bottom of the panel, and the
+        // rest scrolls above it when the window is too short for it all
+        // (a Backgammon room at 800×600).
+        let chat_height = (ui.available_height() * 0.3).clamp(140.0, 280.0);
+        egui::Panel::bottom("room-chat")
+            .resizable(false)
+            .exact_size(chat_height)
+            .show(ui, |ui| {
+                if let Some(room) = &self.room {
+                    out.extend(chat(ui, room, &mut self.chat_input));
+                }
+            });
+        egui::ScrollArea::vertical()
+            .auto_shrink([false, false])
+            .show(ui, |ui| {
+                out.extend(self.panel_body(ui, settings, invite_link, &lines, looking));
+            });
+        out
+    }
+
+    /// The panel above the chat: the game, the seats, the turn, the
+    /// controls, the offers and the move list.
+    fn panel_body(
+        &mut self,
+        ui: &mut Ui,
+        settings: &mut Settings,
+        invite_link: Option<&str>,
+        lines: &[String],
+        looking: Option<usize>,
+    ) -> Vec<Command> {
+        let mut out = Vec::new();
+        let Some(room) = &self.room else { return out };
+        let Some(summary) = &room.summary else {
             return out;
         };
         ui.heading(game_name(summary.options.game.kind()));
@@ -80,9 +126,7 @@ impl RoomScreen {
             });
         }
         ui.separator();
-        out.extend(super::move_list::move_list(ui, &lines, looking));
-        ui.separator();
-        out.extend(chat(ui, room, &mut self.chat_input));
+        out.extend(super::move_list::move_list(ui, lines, looking));
         out
     }
 
@@ -402,7 +446,7 @@ fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
     ui.label(RichText::new(t!("room.chat")).strong());
     // The chat fills the rest of the panel from the first line on, so the
     // line being typed stays where it is as messages come.
-    let height = (ui.available_height() - 40.0).max(60.0);
+    let height = (ui.available_height() - 48.0).max(60.0);
     egui::ScrollArea::vertical()
         .min_scrolled_height(height)
         .max_height(height)

@@ -169,6 +169,30 @@ fn the_chat_input_stays_put_as_messages_come() {
     }
 }
 
+/// Issue 63 #9: at 800×600 a Backgammon room's panel did not fit, and the
+/// chat was below the window with no way to scroll to it: it keeps the
+/// bottom of the panel, inside the window.
+#[test]
+fn the_chat_stays_in_the_window_at_800_by_600() {
+    use tabula_shared::protocol::Role;
+    let mut h = harness([800.0, 600.0]);
+    super::join(h.state_mut(), Role::Player);
+    receive(
+        h.state_mut(),
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(super::bg_snapshot(Vec::new(), None)),
+        },
+    );
+    h.run_steps(8);
+    let send = h.get_by_label("Send").rect();
+    assert!(
+        send.bottom() <= 600.0 && send.top() >= 0.0,
+        "the chat's Send button at {send:?}, outside the window"
+    );
+}
+
 /// Keyboard: R rolls on our turn to roll, F1 opens the list of keys.
 #[test]
 fn keys_roll_and_open_the_help() {
