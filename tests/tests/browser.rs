@@ -270,6 +270,14 @@ async fn a_friend_plays_backgammon_from_a_browser() {
                     // checker then on its point works too, but on a
                     // machine this loaded a click's frames can be so slow
                     // that egui takes the press for the start of a drag.)
+                    // The board takes a play once the client has its turn
+                    // to build (after its roll and the moves before it have
+                    // been shown): its panel counts the hops from then on.
+                    let ready = format!(
+                        "(() => {{ try {{ return JSON.parse(window.tabulaProbe())['bg-hops'] >= {done}; }} catch (e) {{ return null; }} }})()"
+                    );
+                    page.wait_for("the turn to build", &ready, Duration::from_secs(30))
+                        .await;
                     let from = page.centre_of(&format!("bg-point-{}", hop.from)).await;
                     let to = page.centre_of(&format!("bg-point-{}", hop.to)).await;
                     page.drag(from, to).await;
