@@ -176,6 +176,25 @@ async fn a_friend_plays_the_ai_from_a_browser_and_another_watches_by_link() {
         })
         .await;
     save_screenshot(&mut friend, "web-watching-by-link.png").await;
+    // A second invite link opened in the same tab (only the part after `#`
+    // changes, so the page does not load again) takes Bea to that room.
+    let mut host = server.client("Host").await;
+    let (other, _) = host
+        .create(tabula_tests::gomoku_options(
+            json!({"kind": "human"}),
+            "black",
+        ))
+        .await;
+    friend
+        .eval(&format!("window.location.hash = '#/room/{other}'"))
+        .await;
+    host.expect(|m| {
+        m["type"] == "event"
+            && m["room_id"] == other.as_str()
+            && m["event"]["kind"] == "seat_taken"
+            && m["event"]["player"]["name"] == "Bea"
+    })
+    .await;
     friend.close().await;
 
     // A phone held upright: the board fills the width, the panel is below.
