@@ -18,6 +18,7 @@ pub(super) fn evaluation_graph(
     ui: &mut Ui,
     analysis: &GameAnalysis,
     position: usize,
+    moves: usize,
 ) -> (Option<Command>, PlotTransform) {
     let points = graph_points(analysis);
     let label = match analysis {
@@ -39,6 +40,9 @@ pub(super) fn evaluation_graph(
         .include_y(-1.1)
         .include_y(1.1)
         .include_x(0.0)
+        // The whole game, as the move counter above counts it ("Move n of
+        // m"), not only up to its last judged decision.
+        .include_x(moves as f64)
         .x_axis_label(t!("analysis.graph_moves"))
         .show(ui, |plot| {
             plot.hline(

@@ -489,8 +489,10 @@ impl TabulaApp {
             (self.replay.analysis.analysis(), &self.replay.replay)
         {
             let position = replay.position();
+            let moves = replay.len();
             egui::Panel::bottom("analysis-graph").show(ui, |ui| {
-                let (command, transform) = analysis_graph::evaluation_graph(ui, analysis, position);
+                let (command, transform) =
+                    analysis_graph::evaluation_graph(ui, analysis, position, moves);
                 commands.extend(command);
                 self.replay.graph = Some(transform);
             });
