@@ -20,6 +20,7 @@ impl TabulaApp {
                 self.apply_session(command)
             }
             Command::Ask(danger) => self.confirm = danger,
+            Command::Toast(text) => self.toasts.push(text),
             Command::ListBots => {
                 self.requests.send(ClientMessage::ListBots);
             }

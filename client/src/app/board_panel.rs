@@ -231,8 +231,26 @@ fn gomoku_board(
     };
     let rect = ui.available_rect_before_wrap();
     *geometry = Some(GomokuGeometry::fit(rect, game.size()));
+    let out_of_turn = clicker.is_none()
+        && room.is_player()
+        && room.result.is_none()
+        && placing
+        && game.to_act().is_some_and(|s| Some(s) != room.seat)
+        && room
+            .summary
+            .as_ref()
+            .is_some_and(|s| s.status == tabula_shared::protocol::RoomStatus::Playing)
+        && ui.input(|i| i.pointer.primary_clicked())
+        && ui
+            .input(|i| i.pointer.interact_pos())
+            .is_some_and(|at| rect.contains(at));
     if let Some(p) = gomoku_view::show(ui, game, &view) {
         out.push(Command::PlaceStone(p));
+    } else if out_of_turn {
+        // A click that can place nothing says why, not nothing at all.
+        out.push(Command::Toast(
+            rust_i18n::t!("room.wait_your_turn").into_owned(),
+        ));
     }
     out
 }

@@ -53,6 +53,8 @@ pub enum Command {
     Ask(Option<Danger>),
     /// Place a Gomoku stone.
     PlaceStone(Point),
+    /// Say something short in a toast (a click that can do nothing now).
+    Toast(String),
     /// Make a Swap2 opening choice.
     ChooseSwap2(Swap2Choice),
     /// Roll the dice (Backgammon).
