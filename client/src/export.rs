@@ -119,7 +119,8 @@ fn file_stem(game: &FinishedGame) -> String {
 
 /// `<home>/tabula <stem>.<extension>` (the current directory when there is
 /// no home; in a browser, just the download's name); characters a file
-/// system may refuse become `_`.
+/// system may refuse become `_`. When that file is there already (another
+/// game against the same opponent that day), ` (2)`, ` (3)`, ... is added.
 pub fn default_path(stem: &str, format: ExportFormat) -> PathBuf {
     let home = if cfg!(target_arch = "wasm32") {
         PathBuf::new()
@@ -128,6 +129,11 @@ pub fn default_path(stem: &str, format: ExportFormat) -> PathBuf {
             .or_else(|| std::env::var_os("USERPROFILE"))
             .map_or_else(|| PathBuf::from("."), PathBuf::from)
     };
+    default_path_in(&home, stem, format)
+}
+
+/// [`default_path`] in the folder `home`.
+fn default_path_in(home: &std::path::Path, stem: &str, format: ExportFormat) -> PathBuf {
     let safe: String = stem
         .chars()
         .map(|c| {
@@ -138,7 +144,15 @@ pub fn default_path(stem: &str, format: ExportFormat) -> PathBuf {
             }
         })
         .collect();
-    home.join(format!("tabula {safe}.{}", format.extension()))
+    let extension = format.extension();
+    let first = home.join(format!("tabula {safe}.{extension}"));
+    if cfg!(target_arch = "wasm32") || !first.exists() {
+        return first;
+    }
+    (2..1000)
+        .map(|n| home.join(format!("tabula {safe} ({n}).{extension}")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
 }
 
 #[cfg(test)]
@@ -241,5 +255,23 @@ mod tests {
         form.path = dir.path().join("no/such/dir/x.sgf").display().to_string();
         form.save();
         assert!(matches!(&form.outcome, Some(Err(e)) if e.contains("could not write")));
+    }
+
+    /// A second export of a game against the same opponent on the same day
+    /// does not offer the first one's name again.
+    #[test]
+    fn a_name_taken_gets_a_number() {
+        let dir = tempfile::tempdir().expect("dir");
+        let first = default_path_in(dir.path(), "2000-02-29 Ada vs Bob", ExportFormat::GomokuSgf);
+        std::fs::write(&first, "x").expect("write");
+        let second = default_path_in(dir.path(), "2000-02-29 Ada vs Bob", ExportFormat::GomokuSgf);
+        assert!(
+            first.ends_with("tabula 2000-02-29 Ada vs Bob.sgf"),
+            "{first:?}"
+        );
+        assert!(
+            second.ends_with("tabula 2000-02-29 Ada vs Bob (2).sgf"),
+            "{second:?}"
+        );
     }
 }
