@@ -751,26 +751,17 @@ mod tests {
         room.apply_event(4, with_clock(Seat::First, 7, 7, Some(Seat::Second)));
         room.apply_event(5, with_clock(Seat::Second, 8, 8, Some(Seat::First)));
         assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::First)));
+        let took_back = |clock| RoomEvent::TookBack {
+            count: 1,
+            turn: None,
+            clock,
+        };
         // White takes its stone back: White is to act, and White's clock runs.
-        room.apply_event(
-            6,
-            RoomEvent::TookBack {
-                count: 1,
-                turn: None,
-                clock: Some(clock(Some(Seat::Second))),
-            },
-        );
+        room.apply_event(6, took_back(Some(clock(Some(Seat::Second)))));
         assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::Second)));
         // From a server that sends no clock, the seat to act is taken.
         room.apply_event(7, with_clock(Seat::Second, 9, 9, Some(Seat::First)));
-        room.apply_event(
-            8,
-            RoomEvent::TookBack {
-                count: 1,
-                turn: None,
-                clock: None,
-            },
-        );
+        room.apply_event(8, took_back(None));
         assert_eq!(room.clock_now().map(|c| c.1), Some(Some(Seat::Second)));
     }
 

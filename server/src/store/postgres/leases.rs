@@ -13,6 +13,11 @@ use super::Postgres;
 use super::load::{SavedRoomRows, load_rooms};
 use crate::store::StoreError;
 
+/// Forgets the expired leases of rooms that are gone.
+const DELETE_EXPIRED_LEASES_OF_NO_ROOM: &str =
+    "DELETE FROM room_leases l WHERE l.expires_at < now()
+   AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = l.room_id)";
+
 impl Postgres {
     /// Renews `node`'s leases on `rooms` (taking a lease for a room that
     /// has none yet); returns the rooms it holds now. A room missing from
@@ -71,11 +76,7 @@ impl Postgres {
             // Leases of no room: taken for a room whose save never came (its
             // node died in between), or renewed for one that closed meanwhile.
             client
-                .execute(
-                    "DELETE FROM room_leases l WHERE l.expires_at < now()
-                       AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = l.room_id)",
-                    &[],
-                )
+                .execute(DELETE_EXPIRED_LEASES_OF_NO_ROOM, &[])
                 .await?;
             if claimed.is_empty() {
                 return Ok(Vec::new());
@@ -94,11 +95,7 @@ impl Postgres {
                 .execute("DELETE FROM room_leases WHERE node = $1", &[&node])
                 .await?;
             client
-                .execute(
-                    "DELETE FROM room_leases l WHERE l.expires_at < now()
-                       AND NOT EXISTS (SELECT 1 FROM rooms r WHERE r.id = l.room_id)",
-                    &[],
-                )
+                .execute(DELETE_EXPIRED_LEASES_OF_NO_ROOM, &[])
                 .await?;
             Ok(())
         })
