@@ -5,6 +5,7 @@
 pub mod browser;
 pub mod changes;
 pub mod loop_disk;
+pub mod process_stats;
 pub mod redis;
 
 use std::net::SocketAddr;

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tabula_tests::process_stats::{cpu_ms, rss_kib};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
@@ -280,32 +281,6 @@ fn start(tabula: bool, database: Option<&str>) -> Target {
         child,
         _dir: dir,
     }
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
-        })
-        .unwrap_or(0)
-}
-
-/// CPU time (user + system) a process has used, in milliseconds.
-fn cpu_ms(pid: u32) -> f64 {
-    // Fields 14 and 15 of /proc/PID/stat, in clock ticks (100 per second on Linux).
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| {
-            let rest = s.rsplit_once(')')?.1;
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            let user: f64 = fields.get(11)?.parse().ok()?;
-            let system: f64 = fields.get(12)?.parse().ok()?;
-            Some((user + system) * 10.0)
-        })
-        .unwrap_or(0.0)
 }
 
 async fn connect(addr: SocketAddr) -> Option<Ws> {

@@ -26,6 +26,7 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tabula_tests::process_stats::{cpu_ms, rss_kib};
 use tokio::net::{TcpListener, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -116,32 +117,6 @@ fn start() -> Server {
         addr,
         _dir: dir,
     }
-}
-
-/// A field of `/proc/PID/status`, in KiB.
-fn status_kib(pid: u32, field: &str) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with(field))
-                .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
-        })
-        .unwrap_or(0)
-}
-
-/// CPU seconds (user + system) the process has used.
-fn cpu_secs(pid: u32) -> f64 {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .ok()
-        .and_then(|s| {
-            let rest = s.rsplit_once(')')?.1;
-            let fields: Vec<&str> = rest.split_whitespace().collect();
-            let user: f64 = fields.get(11)?.parse().ok()?;
-            let system: f64 = fields.get(12)?.parse().ok()?;
-            Some((user + system) / 100.0)
-        })
-        .unwrap_or(0.0)
 }
 
 /// Counts shared by the players and the sampler.
@@ -274,7 +249,7 @@ async fn drive(args: Args) {
     }
     let started = Instant::now();
     let rss = |label: &str, at: f64| {
-        let rss = status_kib(pid, "VmRSS:");
+        let rss = rss_kib(pid);
         println!(
             "{label:>8} {:>7.1} min  games {:>7}  moves {:>8}  errors {:>4}  RSS {:>7.1} MiB  CPU {:>7.1} s",
             at / 60.0,
@@ -282,7 +257,7 @@ async fn drive(args: Args) {
             counts.moves.load(Ordering::Relaxed),
             counts.errors.load(Ordering::Relaxed),
             rss as f64 / 1024.0,
-            cpu_secs(pid),
+            cpu_ms(pid) / 1000.0,
         );
         rss
     };

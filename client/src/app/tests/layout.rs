@@ -35,6 +35,22 @@ fn harness(size: [f32; 2]) -> Harness<'static, TabulaApp> {
     h
 }
 
+/// [`harness`] seated in a Backgammon room ("r1"), its snapshot drawn.
+fn in_a_backgammon_room(size: [f32; 2]) -> Harness<'static, TabulaApp> {
+    let mut h = harness(size);
+    super::join(h.state_mut(), tabula_shared::protocol::Role::Player);
+    receive(
+        h.state_mut(),
+        None,
+        ServerMessage::Snapshot {
+            room_id: "r1".into(),
+            snapshot: Box::new(super::bg_snapshot(Vec::new(), None)),
+        },
+    );
+    h.run_steps(3);
+    h
+}
+
 /// Issue 26 #6: at 800×600 the host note was drawn over the Lobby, History
 /// and Leaderboard buttons.
 #[test]
@@ -134,18 +150,8 @@ fn the_create_dialog_keeps_its_rows_in_place() {
 /// Issue 26 #13: the chat line being typed moved down with each message.
 #[test]
 fn the_chat_input_stays_put_as_messages_come() {
-    use tabula_shared::protocol::{ChatLine, Role, RoomEvent};
-    let mut h = harness([1280.0, 800.0]);
-    super::join(h.state_mut(), Role::Player);
-    receive(
-        h.state_mut(),
-        None,
-        ServerMessage::Snapshot {
-            room_id: "r1".into(),
-            snapshot: Box::new(super::bg_snapshot(Vec::new(), None)),
-        },
-    );
-    h.run_steps(3);
+    use tabula_shared::protocol::{ChatLine, RoomEvent};
+    let mut h = in_a_backgammon_room([1280.0, 800.0]);
     let input = || "Send";
     let before = h.get_by_label(input()).rect();
     for seq in 2..6 {
@@ -174,18 +180,7 @@ fn the_chat_input_stays_put_as_messages_come() {
 /// bottom of the panel, inside the window.
 #[test]
 fn the_chat_stays_in_the_window_at_800_by_600() {
-    use tabula_shared::protocol::Role;
-    let mut h = harness([800.0, 600.0]);
-    super::join(h.state_mut(), Role::Player);
-    receive(
-        h.state_mut(),
-        None,
-        ServerMessage::Snapshot {
-            room_id: "r1".into(),
-            snapshot: Box::new(super::bg_snapshot(Vec::new(), None)),
-        },
-    );
-    h.run_steps(8);
+    let h = in_a_backgammon_room([800.0, 600.0]);
     let send = h.get_by_label("Send").rect();
     assert!(
         send.bottom() <= 600.0 && send.top() >= 0.0,
