@@ -232,6 +232,17 @@ impl Browser {
         .await;
     }
 
+    /// Turns the mouse wheel at page coordinates: a positive `dy` scrolls
+    /// the content under the pointer up (towards its end), as a wheel
+    /// turned towards the player does.
+    pub async fn wheel(&mut self, x: f64, y: f64, dy: f64) {
+        self.call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseWheel", "x": x, "y": y, "deltaX": 0, "deltaY": dy}),
+        )
+        .await;
+    }
+
     /// Taps with a finger at page coordinates.
     pub async fn tap(&mut self, x: f64, y: f64) {
         let point = json!([{"x": x, "y": y}]);

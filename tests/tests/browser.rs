@@ -257,6 +257,15 @@ async fn a_friend_plays_backgammon_from_a_browser() {
     // Backgammon actions name the side that acts.
     let cal_side = if cal == Side::White { "white" } else { "black" };
 
+    // Cal plays on a phone held upright, with a chat long enough to
+    // scroll the panel below the board.
+    page.resize(390, 844, true).await;
+    for i in 0..12 {
+        watcher
+            .send(json!({"type": "chat", "room_id": room, "text": format!("line {i}")}))
+            .await;
+    }
+
     // Until Cal has played once: roll by clicking, then drag each checker
     // to its point, and confirm.
     let mut played = None;
@@ -275,6 +284,20 @@ async fn a_friend_plays_backgammon_from_a_browser() {
                     .await;
             }
             GamePhase::Moving { side, dice } if side == cal => {
+                // Issue 63 #8: scrolled down to the chat, the turn's Undo
+                // and Confirm stay in view (they used to scroll away).
+                page.centre_of("undo").await;
+                page.wheel(195.0, 800.0, 3000.0).await;
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                let undo = page.mark("undo").await;
+                let panel = page.mark("room-panel").await;
+                let f = |v: &Value, k: &str| v[k].as_f64().unwrap_or(f64::NAN);
+                assert!(
+                    f(&undo, "y") >= f(&panel, "y")
+                        && f(&undo, "y") + f(&undo, "h") <= f(&panel, "y") + f(&panel, "h")
+                        && f(&undo, "y") + f(&undo, "h") <= 844.0,
+                    "Undo at {undo}, out of the panel {panel} with the chat scrolled into view"
+                );
                 let plays = m.position_for(cal).legal_plays(dice);
                 let (play, _) = plays
                     .into_iter()
@@ -323,10 +346,10 @@ async fn a_friend_plays_backgammon_from_a_browser() {
     let (play, action) = played.expect("Cal played");
     assert_eq!(action["play"], play, "{action}");
     tokio::time::sleep(Duration::from_millis(1500)).await;
-    save_screenshot(&mut page, "web-backgammon.png").await;
-    page.resize(390, 844, true).await;
-    tokio::time::sleep(Duration::from_millis(700)).await;
     save_screenshot(&mut page, "web-backgammon-phone.png").await;
+    page.resize(1280, 800, false).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    save_screenshot(&mut page, "web-backgammon.png").await;
     page.close().await;
     watcher.close().await;
     server.stop().await;

@@ -13,7 +13,8 @@ pub fn is_narrow(ui: &Ui) -> bool {
 }
 
 /// Shows the panel `id`: on the right, `width` wide, or below the board,
-/// scrollable, in the lower part of a narrow window.
+/// in the lower part of a narrow window. The panel scrolls what it must
+/// itself (the room keeps the turn's controls in view above what scrolls).
 pub fn side_panel<R>(ui: &mut Ui, id: &str, width: f32, add: impl FnOnce(&mut Ui) -> R) -> R {
     if is_narrow(ui) {
         let height = (ui.available_height() * 0.42).max(160.0);
@@ -22,12 +23,7 @@ pub fn side_panel<R>(ui: &mut Ui, id: &str, width: f32, add: impl FnOnce(&mut Ui
         egui::Panel::bottom(format!("{id}-below"))
             .resizable(true)
             .default_size(height)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical()
-                    .auto_shrink([false, false])
-                    .show(ui, add)
-                    .inner
-            })
+            .show(ui, add)
             .inner
     } else {
         egui::Panel::right(id.to_string())

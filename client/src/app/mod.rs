@@ -482,7 +482,11 @@ impl TabulaApp {
         self.replay.gomoku_style = self.settings.gomoku_style;
         self.replay.bg_style = self.settings.bg_style;
         layout::side_panel(ui, "replay", 320.0, |ui| {
-            commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    commands.extend(self.replay.panel(ui, &mut self.settings.show_numbers, me));
+                });
         });
         self.replay.graph = None;
         if let (Some(analysis), Some(replay)) =

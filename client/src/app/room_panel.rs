@@ -40,15 +40,24 @@ impl RoomScreen {
             ui.label(t!("room.joining"));
             return out;
         }
+        crate::probe::mark("room-panel", ui.max_rect());
         // (The panel itself is narrow either way: the window's width says
         // whether it is beside the board or below it.)
         if ui.ctx().content_rect().width() < super::layout::NARROW {
-            // Below the board, in a panel that scrolls as a whole.
-            out.extend(self.panel_body(ui, settings, invite_link, &lines, looking));
+            // Below the board, on a phone: whose turn it is and the turn's
+            // controls (roll, Undo, Confirm) keep the top of the panel, and
+            // the rest scrolls beneath them.
+            out.extend(self.turn_section(ui, settings));
             ui.separator();
-            if let Some(room) = &self.room {
-                out.extend(chat(ui, room, &mut self.chat_input));
-            }
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| {
+                    out.extend(self.panel_body(ui, settings, invite_link, &lines, looking, false));
+                    ui.separator();
+                    if let Some(room) = &self.room {
+                        out.extend(chat(ui, room, &mut self.chat_input, NARROW_CHAT_HEIGHT));
+                    }
+                });
             return out;
         }
         // Beside the board: the chat keeps the bottom of the panel, and the
@@ -60,19 +69,21 @@ impl RoomScreen {
             .exact_size(chat_height)
             .show(ui, |ui| {
                 if let Some(room) = &self.room {
-                    out.extend(chat(ui, room, &mut self.chat_input));
+                    let height = (ui.available_height() - 48.0).max(60.0);
+                    out.extend(chat(ui, room, &mut self.chat_input, height));
                 }
             });
         egui::ScrollArea::vertical()
             .auto_shrink([false, false])
             .show(ui, |ui| {
-                out.extend(self.panel_body(ui, settings, invite_link, &lines, looking));
+                out.extend(self.panel_body(ui, settings, invite_link, &lines, looking, true));
             });
         out
     }
 
-    /// The panel above the chat: the game, the seats, the turn, the
-    /// controls, the offers and the move list.
+    /// The panel above the chat: the game, the seats, the turn and its
+    /// controls (unless `with_turn` is false: they are drawn above), the
+    /// offers and the move list.
     fn panel_body(
         &mut self,
         ui: &mut Ui,
@@ -80,6 +91,7 @@ impl RoomScreen {
         invite_link: Option<&str>,
         lines: &[String],
         looking: Option<usize>,
+        with_turn: bool,
     ) -> Vec<Command> {
         let mut out = Vec::new();
         let Some(room) = &self.room else { return out };
@@ -98,16 +110,15 @@ impl RoomScreen {
         seats(ui, room, summary);
         ui.label(t!("room.watching_count", n = summary.spectators));
         ui.separator();
-        ui.label(RichText::new(status_text(room)).strong());
+        if with_turn {
+            out.extend(self.turn_section(ui, settings));
+        }
+        let Some(room) = &self.room else { return out };
         match &room.live {
-            Some(LiveGame::Gomoku(game)) => {
-                out.extend(swap2_choice(ui, room, game));
+            Some(LiveGame::Gomoku(_)) => {
                 ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
             }
-            Some(LiveGame::Backgammon(game)) => {
-                self.match_info(ui, room, game);
-                out.extend(self.bg_controls(ui, room, game, settings.die_clicks));
-            }
+            Some(LiveGame::Backgammon(game)) => self.match_info(ui, room, game),
             None => {}
         }
         out.extend(self.hint_panel(ui));
@@ -127,6 +138,22 @@ impl RoomScreen {
         }
         ui.separator();
         out.extend(super::move_list::move_list(ui, lines, looking));
+        out
+    }
+
+    /// Whose turn it is and what may be done now: Swap2's choice, or the
+    /// dice, the cube and the play being built.
+    fn turn_section(&self, ui: &mut Ui, settings: &Settings) -> Vec<Command> {
+        let mut out = Vec::new();
+        let Some(room) = &self.room else { return out };
+        ui.label(RichText::new(status_text(room)).strong());
+        match &room.live {
+            Some(LiveGame::Gomoku(game)) => out.extend(swap2_choice(ui, room, game)),
+            Some(LiveGame::Backgammon(game)) => {
+                out.extend(self.bg_controls(ui, room, game, settings.die_clicks));
+            }
+            None => {}
+        }
         out
     }
 
@@ -236,10 +263,9 @@ impl RoomScreen {
         ui.horizontal(|ui| {
             crate::probe::note("bg-hops", turn.builder.hops().len() as f32);
             let undo = !turn.builder.hops().is_empty() && !turn.sent;
-            if ui
-                .add_enabled(undo, egui::Button::new(t!("room.undo")))
-                .clicked()
-            {
+            let undo = ui.add_enabled(undo, egui::Button::new(t!("room.undo")));
+            crate::probe::mark("undo", undo.rect);
+            if undo.clicked() {
                 out.push(Command::UndoHop);
             }
             let confirm = turn.builder.is_complete() && !turn.sent;
@@ -360,6 +386,9 @@ fn player_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comman
     out
 }
 
+/// The height of the chat's messages in the panel below the board.
+const NARROW_CHAT_HEIGHT: f32 = 160.0;
+
 /// The row of what a player may ask: resign, draw, takeback, rematch, claim.
 fn request_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Command> {
     let mut out = Vec::new();
@@ -441,12 +470,11 @@ fn offers(ui: &mut Ui, room: &Room) -> Vec<Command> {
 }
 
 /// The chat lines and the line being typed.
-fn chat(ui: &mut Ui, room: &Room, input: &mut String) -> Vec<Command> {
+fn chat(ui: &mut Ui, room: &Room, input: &mut String, height: f32) -> Vec<Command> {
     let mut out = Vec::new();
     ui.label(RichText::new(t!("room.chat")).strong());
-    // The chat fills the rest of the panel from the first line on, so the
-    // line being typed stays where it is as messages come.
-    let height = (ui.available_height() - 48.0).max(60.0);
+    // The messages keep one height from the first line on, so the line
+    // being typed stays where it is as messages come.
     egui::ScrollArea::vertical()
         .min_scrolled_height(height)
         .max_height(height)
@@ -558,8 +586,14 @@ pub(super) fn status_text(room: &Room) -> String {
 fn invite_row(ui: &mut Ui, link: &str) {
     ui.horizontal_wrapped(|ui| {
         ui.label(t!("room.invite"));
-        ui.hyperlink_to(RichText::new(link).monospace(), link)
-            .on_hover_text(t!("room.invite_hint"));
+        // A phone's panel is narrower than the link: it ends in "…" there
+        // (Copy link copies it whole).
+        ui.scope(|ui| {
+            ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+            ui.set_max_width(ui.available_width().min(260.0));
+            ui.hyperlink_to(RichText::new(link).monospace(), link)
+                .on_hover_text(t!("room.invite_hint"));
+        });
         let copied_id = egui::Id::unique("invite-copied");
         let copied_at: Option<f64> = ui.ctx().data(|d| d.get_temp(copied_id));
         let now = ui.input(|i| i.time);
