@@ -44,16 +44,37 @@ async fn save_screenshot(page: &mut Browser, name: &str) -> Vec<u8> {
     png
 }
 
+/// A PNG's pixels, decoded.
+struct Picture {
+    width: usize,
+    channels: usize,
+    data: Vec<u8>,
+}
+
+impl Picture {
+    fn decode(png: &[u8]) -> Picture {
+        let decoder = png::Decoder::new(std::io::Cursor::new(png));
+        let mut reader = decoder.read_info().expect("png header");
+        let mut data = vec![0; reader.output_buffer_size().expect("size")];
+        let info = reader.next_frame(&mut data).expect("png frame");
+        Picture {
+            width: info.width as usize,
+            channels: info.color_type.samples(),
+            data,
+        }
+    }
+
+    /// The colour of the pixel at `(x, y)`.
+    fn at(&self, x: f64, y: f64) -> [u8; 3] {
+        let (x, y) = (x.round() as usize, y.round() as usize);
+        let i = (y * self.width + x) * self.channels;
+        [self.data[i], self.data[i + 1], self.data[i + 2]]
+    }
+}
+
 /// The colour of the pixel at `(x, y)` of a PNG.
 fn pixel(png: &[u8], x: f64, y: f64) -> [u8; 3] {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-    let mut reader = decoder.read_info().expect("png header");
-    let mut buf = vec![0; reader.output_buffer_size().expect("size")];
-    let info = reader.next_frame(&mut buf).expect("png frame");
-    let channels = info.color_type.samples();
-    let (x, y) = (x.round() as usize, y.round() as usize);
-    let at = (y * info.width as usize + x) * channels;
-    [buf[at], buf[at + 1], buf[at + 2]]
+    Picture::decode(png).at(x, y)
 }
 
 /// The room's live game as the spectator sees it.
@@ -352,5 +373,138 @@ async fn a_friend_plays_backgammon_from_a_browser() {
     save_screenshot(&mut page, "web-backgammon.png").await;
     page.close().await;
     watcher.close().await;
+    server.stop().await;
+}
+
+/// The sizes the screens are looked at in: a laptop, a small window, a
+/// phone held upright.
+const SIZES: [(u32, u32, bool, &str); 3] = [
+    (1280, 800, false, "1280"),
+    (800, 600, false, "800"),
+    (390, 844, true, "390"),
+];
+
+/// Screenshots of the page as it is at each of [`SIZES`], as
+/// `{name}-{size}.png`; each is checked to be a picture of something (not a
+/// blank page).
+async fn at_each_size(page: &mut Browser, name: &str) {
+    for (width, height, mobile, size) in SIZES {
+        page.resize(width, height, mobile).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let png = save_screenshot(page, &format!("{name}-{size}.png")).await;
+        let picture = Picture::decode(&png);
+        let mut colours = std::collections::BTreeSet::new();
+        for i in 0..64 {
+            for j in 0..64 {
+                let x = f64::from(width - 1) * f64::from(i) / 63.0;
+                let y = f64::from(height - 1) * f64::from(j) / 63.0;
+                colours.insert(picture.at(x, y));
+            }
+        }
+        assert!(
+            colours.len() >= 3,
+            "{name} at {size}: a blank page ({} colours)",
+            colours.len()
+        );
+    }
+    page.resize(1280, 800, false).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+}
+
+/// Issue 63: the screens a player meets (the lobby, a Gomoku room, a
+/// Backgammon room, the game-over dialog and the analysis) at 1280×800,
+/// 800×600 and 390×844, in English and Chinese, light and dark, taken by
+/// the test (into `$TABULA_SCREENSHOTS`) for a person to look at. A friend
+/// joins the host's Gomoku room by its invite link, answers the host's
+/// first stone; the host resigns; she analyses the game from her history,
+/// then starts a Backgammon game against the AI.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_screen_in_both_languages_and_themes_at_three_sizes() {
+    let server = TestServer::start().await;
+    let url = format!("http://{}/", server.addr);
+    for (language, theme, tag) in [
+        ("english", "light", "en-light"),
+        ("english", "dark", "en-dark"),
+        ("chinese", "light", "zh-light"),
+        ("chinese", "dark", "zh-dark"),
+    ] {
+        let mut page = Browser::launch(1280, 800).await;
+        // The language and the theme, as the settings window saves them.
+        page.open(&url).await;
+        page.eval(&format!(
+            "localStorage.setItem('tabula-settings', '(theme: {theme}, language: {language})')"
+        ))
+        .await;
+        page.open(&url).await;
+        let mut host = server.client(&format!("Host {tag}")).await;
+        let (room, _) = host
+            .create(tabula_tests::gomoku_options(
+                json!({"kind": "human"}),
+                "black",
+            ))
+            .await;
+        page.connect_as("Ann").await;
+        page.centre_of("create-room").await;
+        at_each_size(&mut page, &format!("lobby-{tag}")).await;
+        // On a phone the room's buttons are in reach (they were the last of
+        // eight columns, past the screen's edge).
+        page.resize(390, 844, true).await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let (x, _) = page.centre_of(&format!("watch-{room}")).await;
+        assert!(x < 390.0, "Watch at x = {x}, off a phone's screen");
+        page.resize(1280, 800, false).await;
+
+        // Ann opens the invite link and takes the free seat.
+        page.eval(&format!("window.location.hash = '#/room/{room}'"))
+            .await;
+        host.expect(|m| {
+            m["type"] == "event"
+                && m["event"]["kind"] == "seat_taken"
+                && m["event"]["player"]["name"] == "Ann"
+        })
+        .await;
+        host.act(
+            &room,
+            json!({"kind": "place", "point": tabula_tests::point(7, 7)}),
+        )
+        .await;
+        page.centre_of("gomoku-a1").await;
+        let (x, y) = intersection(&mut page, Point { x: 8, y: 7 }).await;
+        page.click(x, y).await;
+        host.action_where(|a| a["seat"] == "second").await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        at_each_size(&mut page, &format!("gomoku-{tag}")).await;
+
+        // The host resigns: Ann's game-over dialog.
+        host.send(json!({"type": "resign", "room_id": room})).await;
+        let over = host.event("game_over").await;
+        let game_id = over["event"]["game_id"]
+            .as_str()
+            .expect("game id")
+            .to_string();
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        at_each_size(&mut page, &format!("game-over-{tag}")).await;
+
+        // From her history, the game's analysis.
+        page.click_mark("leave-room").await;
+        page.click_mark("tab-history").await;
+        page.click_mark(&format!("replay-{game_id}")).await;
+        page.click_mark("analyse").await;
+        let analysed = "(() => { try { return JSON.parse(window.tabulaProbe())['analysed'] === 1; } catch (e) { return null; } })()";
+        page.wait_for("the analysis", analysed, Duration::from_secs(60))
+            .await;
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        at_each_size(&mut page, &format!("analysis-{tag}")).await;
+
+        // A Backgammon game against the AI.
+        page.click_mark("tab-lobby").await;
+        page.create_vs_ai("backgammon").await;
+        page.centre_of("bg-point-24").await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        at_each_size(&mut page, &format!("backgammon-{tag}")).await;
+
+        page.close().await;
+        host.close().await;
+    }
     server.stop().await;
 }

@@ -47,6 +47,7 @@ pub(super) fn analysis_panel(ui: &mut Ui, replay: &Replay, state: &AnalysisState
             )));
         }
         AnalysisState::Done(analysis) => {
+            crate::probe::note("analysed", 1.0);
             summary(ui, replay, analysis);
             ui.separator();
             current_review(ui, replay, analysis);
@@ -58,11 +59,11 @@ pub(super) fn analysis_panel(ui: &mut Ui, replay: &Replay, state: &AnalysisState
             if let AnalysisState::Failed(why) = state {
                 ui.label(RichText::new(why).color(WARN));
             }
-            if ui
+            let analyse = ui
                 .button(t!("analysis.analyse"))
-                .on_hover_text(t!("analysis.analyse_hint"))
-                .clicked()
-            {
+                .on_hover_text(t!("analysis.analyse_hint"));
+            crate::probe::mark("analyse", analyse.rect);
+            if analyse.clicked() {
                 out.push(Command::Analyse);
             }
         }

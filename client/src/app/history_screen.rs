@@ -144,7 +144,9 @@ fn game_row(ui: &mut Ui, g: &GameSummary, me: &str) -> Vec<Command> {
     } else {
         ui.label("—");
     }
-    if ui.button(t!("ui.replay")).clicked() {
+    let replay = ui.button(t!("ui.replay"));
+    crate::probe::mark(&format!("replay-{}", g.game_id), replay.rect);
+    if replay.clicked() {
         out.push(Command::OpenGame(g.game_id.clone()));
     }
     out

@@ -59,6 +59,17 @@ impl LobbyScreen {
             ui.label(t!("lobby.empty"));
             return out;
         }
+        if super::layout::is_narrow(ui) {
+            // A phone: one card per room, its buttons in reach (eight
+            // columns do not fit, and the buttons were the last of them).
+            egui::ScrollArea::vertical().show(ui, |ui| {
+                for r in rooms {
+                    out.extend(room_card(ui, r, me));
+                    ui.separator();
+                }
+            });
+            return out;
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             egui::Grid::new("rooms")
                 .striped(true)
@@ -158,7 +169,7 @@ impl LobbyScreen {
     /// The buttons and filters above the list.
     fn toolbar(&mut self, ui: &mut Ui, settings: &mut Settings) -> Vec<Command> {
         let mut out = Vec::new();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             let create = ui.button(t!("lobby.create"));
             probe::mark("create-room", create.rect);
             if create.clicked() {
@@ -204,7 +215,6 @@ fn holds_seat(r: &RoomSummary, me: &str) -> bool {
 
 /// One room's row in the list; `me` is our player id.
 fn room_row(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
-    let mut out = Vec::new();
     ui.label(game_name(r.options.game.kind()));
     ui.label(rules_text(&r.options.game));
     if r.options.rated {
@@ -212,6 +222,36 @@ fn room_row(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
     } else {
         ui.label("—");
     }
+    ui.label(players_text(r));
+    ui.label(clock_text(r));
+    ui.label(status_text(r));
+    ui.label(r.spectators.to_string());
+    ui.horizontal(|ui| room_buttons(ui, r, me)).inner
+}
+
+/// A room on a phone: the game and its rules, then who plays, the clock
+/// and the status, then its buttons.
+fn room_card(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(game_name(r.options.game.kind())).strong());
+        ui.label(rules_text(&r.options.game));
+        if r.options.rated {
+            ui.label(RichText::new(t!("lobby.rated")).strong().color(RATED));
+        }
+    });
+    ui.horizontal_wrapped(|ui| {
+        ui.label(players_text(r));
+        ui.label(format!(
+            "· {} · {} · {}",
+            clock_text(r),
+            status_text(r),
+            t!("room.watching_count", n = r.spectators)
+        ));
+    });
+    ui.horizontal(|ui| room_buttons(ui, r, me)).inner
+}
+
+fn players_text(r: &RoomSummary) -> String {
     let names: Vec<String> = r
         .seats
         .iter()
@@ -221,43 +261,54 @@ fn room_row(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
                 .map_or_else(|| "—".to_string(), crate::room::display_name)
         })
         .collect();
-    ui.label(names.join(&t!("lobby.vs")));
-    ui.label(r.options.time_control.map_or_else(
+    names.join(&t!("lobby.vs"))
+}
+
+fn clock_text(r: &RoomSummary) -> String {
+    r.options.time_control.map_or_else(
         || "—".into(),
         |t| format!("{}+{}", t.initial_secs / 60, t.increment_secs),
-    ));
-    ui.label(match r.status {
+    )
+}
+
+fn status_text(r: &RoomSummary) -> String {
+    match r.status {
         RoomStatus::Waiting => t!("lobby.waiting"),
         RoomStatus::Playing => t!("lobby.playing"),
         RoomStatus::Finished => t!("lobby.finished"),
-    });
-    ui.label(r.spectators.to_string());
-    ui.horizontal(|ui| {
-        if holds_seat(r, me) {
-            // Our own game: back to the seat, not to the spectators.
-            if ui
-                .button(RichText::new(t!("lobby.return_short")).strong())
-                .clicked()
-            {
-                out.push(Command::JoinRoom {
-                    room_id: r.room_id.clone(),
-                    role: Role::Player,
-                });
-            }
-            return;
-        }
-        if r.status == RoomStatus::Waiting && ui.button(t!("lobby.join")).clicked() {
+    }
+    .into()
+}
+
+/// Return to our own seat, or join a free one, and watch.
+fn room_buttons(ui: &mut Ui, r: &RoomSummary, me: &str) -> Vec<Command> {
+    let mut out = Vec::new();
+    if holds_seat(r, me) {
+        // Our own game: back to the seat, not to the spectators.
+        if ui
+            .button(RichText::new(t!("lobby.return_short")).strong())
+            .clicked()
+        {
             out.push(Command::JoinRoom {
                 room_id: r.room_id.clone(),
                 role: Role::Player,
             });
         }
-        if ui.button(t!("lobby.watch")).clicked() {
-            out.push(Command::JoinRoom {
-                room_id: r.room_id.clone(),
-                role: Role::Spectator,
-            });
-        }
-    });
+        return out;
+    }
+    if r.status == RoomStatus::Waiting && ui.button(t!("lobby.join")).clicked() {
+        out.push(Command::JoinRoom {
+            room_id: r.room_id.clone(),
+            role: Role::Player,
+        });
+    }
+    let watch = ui.button(t!("lobby.watch"));
+    probe::mark(&format!("watch-{}", r.room_id), watch.rect);
+    if watch.clicked() {
+        out.push(Command::JoinRoom {
+            room_id: r.room_id.clone(),
+            role: Role::Spectator,
+        });
+    }
     out
 }

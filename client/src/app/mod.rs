@@ -95,6 +95,19 @@ pub enum Screen {
     Dice,
 }
 
+impl Screen {
+    /// Its name in the page's marks (`tab-history`, ...).
+    fn name(self) -> &'static str {
+        match self {
+            Screen::Lobby => "lobby",
+            Screen::History => "history",
+            Screen::Leaderboard => "leaderboard",
+            Screen::Replay => "replay",
+            Screen::Dice => "dice",
+        }
+    }
+}
+
 /// What to do with a finished game once the server sends it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum GameIntent {

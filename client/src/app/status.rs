@@ -25,11 +25,15 @@ impl TabulaApp {
                 ui.add(egui::Label::new(&text).wrap());
             });
             // Right to left as on a wide screen: Disconnect is the last
-            // button a thumb meets, not the first.
+            // button a thumb meets, not the first. The tabs get a row of
+            // their own below (a separator in a wrapped row would stand as
+            // tall as the window). Aligned to the top: centred, the rows sat
+            // in the middle of the window's height and the bar took it all.
             ui.with_layout(
-                egui::Layout::right_to_left(egui::Align::Center).with_main_wrap(true),
-                |ui| out.extend(self.status_buttons(ui)),
+                egui::Layout::right_to_left(egui::Align::Min).with_main_wrap(true),
+                |ui| out.extend(self.status_buttons(ui, false)),
             );
+            ui.horizontal_wrapped(|ui| out.extend(self.screen_tabs(ui, false)));
         } else {
             out.extend(self.status_line(ui));
         }
@@ -49,7 +53,7 @@ impl TabulaApp {
             // The buttons take their room on the right first; the status
             // line gets what is left, cut short rather than drawn under them.
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                out.extend(self.status_buttons(ui));
+                out.extend(self.status_buttons(ui, true));
                 ui.with_layout(egui::Layout::left_to_right(egui::Align::Center), |ui| {
                     let (text, colour) = self.status_text();
                     dot(ui, colour, 10.0);
@@ -97,8 +101,9 @@ impl TabulaApp {
         }
     }
 
-    /// The buttons on the right, laid out right to left.
-    fn status_buttons(&self, ui: &mut Ui) -> Vec<Command> {
+    /// The buttons on the right, laid out right to left, and the screen
+    /// tabs after them when `with_tabs`.
+    fn status_buttons(&self, ui: &mut Ui, with_tabs: bool) -> Vec<Command> {
         let mut out = Vec::new();
         if self.session.online() && ui.button(t!("status.disconnect")).clicked() {
             out.push(Command::Disconnect);
@@ -110,7 +115,11 @@ impl TabulaApp {
             out.push(Command::ShowSettings(!self.settings_open));
         }
         let in_room = self.room.room.is_some();
-        if in_room && ui.button(t!("status.leave_room")).clicked() {
+        let leave = in_room.then(|| ui.button(t!("status.leave_room")));
+        if let Some(leave) = &leave {
+            crate::probe::mark("leave-room", leave.rect);
+        }
+        if leave.is_some_and(|b| b.clicked()) {
             out.push(if self.playing() {
                 Command::Ask(Some(Danger::LeaveGame))
             } else {
@@ -127,18 +136,35 @@ impl TabulaApp {
         {
             out.push(Command::ShowAccount(!self.account.open));
         }
-        if !in_room {
+        if with_tabs && !in_room {
             ui.separator();
             // Right to left: the last tab first.
-            for (screen, label) in [
-                (Screen::Dice, t!("status.dice")),
-                (Screen::Leaderboard, t!("status.leaderboard")),
-                (Screen::History, t!("status.history")),
-                (Screen::Lobby, t!("status.lobby")),
-            ] {
-                if ui.selectable_label(self.screen == screen, label).clicked() {
-                    out.push(Command::ShowScreen(screen));
-                }
+            out.extend(self.screen_tabs(ui, true));
+        }
+        out
+    }
+
+    /// The tabs that change screen (none in a room), in order or, for a
+    /// right-to-left layout, `reversed`.
+    fn screen_tabs(&self, ui: &mut Ui, reversed: bool) -> Vec<Command> {
+        let mut out = Vec::new();
+        if self.room.room.is_some() || !self.session.welcomed {
+            return out;
+        }
+        let mut tabs = [
+            (Screen::Lobby, t!("status.lobby")),
+            (Screen::History, t!("status.history")),
+            (Screen::Leaderboard, t!("status.leaderboard")),
+            (Screen::Dice, t!("status.dice")),
+        ];
+        if reversed {
+            tabs.reverse();
+        }
+        for (screen, label) in tabs {
+            let tab = ui.selectable_label(self.screen == screen, label);
+            crate::probe::mark(&format!("tab-{}", screen.name()), tab.rect);
+            if tab.clicked() {
+                out.push(Command::ShowScreen(screen));
             }
         }
         out
