@@ -29,6 +29,9 @@ mod requests;
 mod saved;
 mod undo;
 
+#[cfg(test)]
+mod tests;
+
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Instant;
