@@ -102,9 +102,9 @@ impl Room {
         self.ai_thinking = true;
         self.ai_generation += 1;
         let generation = self.ai_generation;
-        let game = self.live.clone();
+        let game = self.game.live().clone();
         let budget = self.shared.config.ai_budget;
-        let seed = self.ai_seed ^ (self.record.len() as u64).wrapping_mul(0x9E37_79B9);
+        let seed = self.ai_seed ^ (self.game.len() as u64).wrapping_mul(0x9E37_79B9);
         let me = self.me.clone();
         let engine = self.engine.clone();
         let thinking = self.shared.thinking.clone();

@@ -43,7 +43,7 @@ impl Room {
         RoomSnapshot {
             summary: self.summary(),
             seq: self.seq,
-            record: self.record.clone(),
+            record: self.game.record().clone(),
             result: self.result.clone(),
             clock: self.clock.as_ref().map(Clock::view),
             offers: self.offers.clone(),

@@ -9,24 +9,24 @@
 
 use std::time::Instant;
 
-use rand::{Rng, TryRng};
+use rand::{Rng, RngExt, TryRng};
 use tabula_shared::fair_dice::{DiceProof, RollPosition, ServerSeed, check_player_seed};
-use tabula_shared::protocol::{ErrorCode, GameRecord, RoomEvent};
+use tabula_shared::protocol::{ErrorCode, RoomEvent};
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::side_of;
 
 use super::{Refusal, Room, idx, refuse};
 use crate::registry::Shared;
 
-/// Draws the server seed of a new match and commits to it in `record`'s
-/// proof; `None` (and no proof) for Gomoku. Under `--dice-seed` the seed is
+/// Draws the server seed of a new match and commits to it in the record's
+/// `proof` (`None` for Gomoku, which gets no seed). Under `--dice-seed` the seed is
 /// the reproducible test seed for `salt`, and the proof says so.
 pub(super) fn commit_dice(
     shared: &Shared,
-    record: &mut GameRecord,
+    proof: Option<&mut Option<DiceProof>>,
     salt: &str,
 ) -> Option<ServerSeed> {
-    let proof = record.dice_mut()?;
+    let proof = proof?;
     let (seed, test_seed) = match shared.config.dice_seed {
         Some(dice_seed) => (ServerSeed::for_tests(dice_seed, salt), true),
         None => (os_seed(), false),
@@ -52,7 +52,7 @@ impl Room {
     /// no player seeds yet.
     pub(super) fn new_match_dice(&mut self) {
         let salt = format!("rematch-{:016x}", self.rng.next_u64());
-        self.dice_seed = commit_dice(&self.shared, &mut self.record, &salt);
+        self.dice_seed = commit_dice(&self.shared, self.game.dice_mut(), &salt);
         self.seeds_given = [false; 2];
         self.seed_deadline = None;
     }
@@ -62,15 +62,39 @@ impl Room {
     /// or a match that began before verifiable dice), which rolls the old way.
     pub(super) fn stream_roll(&self) -> Option<[u8; 2]> {
         let seed = self.dice_seed.as_ref()?;
-        let proof = self.record.dice()?;
-        let actions = self.record.bg_actions()?;
+        let proof = self.game.record().dice()?;
+        let actions = self.game.record().bg_actions()?;
         Some(proof.stream_with(seed).next_roll(actions))
+    }
+
+    /// The dice of a player's next roll: from the match's stream; else a
+    /// roll a takeback cut, dealt again; else fresh from the room's
+    /// generator.
+    pub(super) fn next_roll(&mut self) -> [u8; 2] {
+        self.stream_roll()
+            .or_else(|| self.redeal.pop_front())
+            .unwrap_or_else(|| self.fresh_roll())
+    }
+
+    /// The opening roll's `[white, black]`: from the match's stream, else
+    /// fresh.
+    pub(super) fn opening_roll(&mut self) -> [u8; 2] {
+        self.stream_roll().unwrap_or_else(|| self.fresh_roll())
+    }
+
+    /// Two dice from the room's generator (a match without a proof).
+    fn fresh_roll(&mut self) -> [u8; 2] {
+        [
+            self.rng.random_range(1..=6u8),
+            self.rng.random_range(1..=6u8),
+        ]
     }
 
     /// Whether the match's first roll is still to come (so the players'
     /// seeds may still change).
     fn before_first_roll(&self) -> bool {
-        self.record
+        self.game
+            .record()
             .bg_actions()
             .is_some_and(|a| RollPosition::after(a) == RollPosition::FIRST)
     }
@@ -104,7 +128,7 @@ impl Room {
     /// once the match is over or its first roll is out; `bad_request` for a
     /// seed that is too long or not printable ASCII.
     pub(super) async fn dice_seed(&mut self, seat: Seat, seed: String) -> Result<(), Refusal> {
-        if !matches!(self.record, GameRecord::Backgammon { .. }) {
+        if self.game.backgammon().is_none() {
             return Err(refuse(
                 ErrorCode::IllegalMove,
                 "dice seeds are for Backgammon",
@@ -113,7 +137,7 @@ impl Room {
         if self.result.is_some() {
             return Err(refuse(ErrorCode::IllegalMove, "the match is over"));
         }
-        if self.dice_seed.is_none() || self.record.dice().is_none() {
+        if self.dice_seed.is_none() || self.game.record().dice().is_none() {
             return Err(refuse(
                 ErrorCode::IllegalMove,
                 "this match began before verifiable dice: it has no commitment",
@@ -127,7 +151,7 @@ impl Room {
         }
         check_player_seed(&seed).map_err(|e| refuse(ErrorCode::BadRequest, e.to_string()))?;
         let before = self.checkpoint();
-        if let Some(Some(proof)) = self.record.dice_mut()
+        if let Some(Some(proof)) = self.game.dice_mut()
             && let Err(e) = proof.set_player_seed(side_of(seat), &seed)
         {
             self.roll_back(before);
@@ -147,7 +171,7 @@ impl Room {
         if !self.before_first_roll() {
             return;
         }
-        let Some(Some(proof)) = self.record.dice_mut() else {
+        let Some(Some(proof)) = self.game.dice_mut() else {
             return;
         };
         let side = side_of(seat);
@@ -164,7 +188,7 @@ impl Room {
     /// returns the revealed proof, for the `game_over` event.
     pub(super) fn reveal_dice(&mut self) -> Option<DiceProof> {
         let seed = self.dice_seed.clone()?;
-        let Some(Some(proof)) = self.record.dice_mut() else {
+        let Some(Some(proof)) = self.game.dice_mut() else {
             return None;
         };
         proof.reveal(&seed);

@@ -39,13 +39,12 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use tabula_shared::fair_dice::ServerSeed;
-use tabula_shared::game::LiveGame;
+use tabula_shared::game::{Game, ReplayError};
 use tabula_shared::protocol::{
     ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, Opponent, PendingOffer,
     PlayerInfo, RoomId, RoomOptions, RoomStatus, RoomSummary, ServerMessage, Turn,
 };
 use tabula_shared::seat::Seat;
-use tabula_shared::seat::seat_of;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
@@ -78,8 +77,8 @@ struct Room {
     /// When a seated human went away (for the grace period); `None` while present.
     away_since: [Option<Instant>; 2],
     members: HashMap<ConnId, Member>,
-    record: GameRecord,
-    live: LiveGame,
+    /// The game: its record and the rules state replayed from it.
+    game: Game,
     result: Option<GameResult>,
     seq: u64,
     log: VecDeque<(u64, Utf8Bytes)>,
@@ -254,15 +253,12 @@ pub async fn create(
         ));
     }
     let mut record = GameRecord::new(&options.game);
-    let live = record
-        .replay()
-        .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
     let id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
     // With a fixed seed, the n-th room created always gets the same dice.
     let salt = format!("room-{}", shared.next_room_number());
     let mut rng = room_rng(shared, &salt);
     // A Backgammon match commits to its dice before anything else happens.
-    let dice_seed = dice::commit_dice(shared, &mut record, &salt);
+    let dice_seed = dice::commit_dice(shared, record.dice_mut(), &salt);
     let code = options.private.then(|| new_code(shared, &mut rng));
     // Gomoku's first seat is black; Backgammon's first seat is white.
     let first_colour = match options.game {
@@ -318,7 +314,8 @@ pub async fn create(
         empty_since_ms: None,
         chat: VecDeque::new(),
     };
-    let mut room = Room::from_saved(shared.clone(), saved, live, rng);
+    let mut room = Room::from_saved(shared.clone(), saved, rng)
+        .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
     // A creator who never joins does not hold the room open forever.
     room.away_since[idx(creator_seat)] = Some(Instant::now());
     // Saved before anyone hears of it (the creator, the lobby, the other
@@ -343,8 +340,14 @@ pub async fn create(
 }
 
 impl Room {
-    /// Builds the room's actor from its saved state and lists it in the lobby.
-    fn from_saved(shared: Arc<Shared>, saved: SavedRoom, live: LiveGame, rng: StdRng) -> Room {
+    /// Builds the room's actor from its saved state, its game replayed
+    /// from the saved record.
+    ///
+    /// # Errors
+    /// The record does not replay (options the rules refuse, or an action
+    /// they refuse).
+    fn from_saved(shared: Arc<Shared>, saved: SavedRoom, rng: StdRng) -> Result<Room, ReplayError> {
+        let game = Game::from_record(saved.record)?;
         let (handle, rx) = RoomHandle::channel(4096);
         let ai_seed = shared.config.dice_seed.unwrap_or(0);
         let engine = engine_seat(&shared, &saved.options);
@@ -355,8 +358,7 @@ impl Room {
             seats: saved.seats,
             away_since: [None, None],
             members: HashMap::new(),
-            record: saved.record,
-            live,
+            game,
             result: saved.result,
             seq: saved.seq,
             log: VecDeque::new(),
@@ -388,7 +390,7 @@ impl Room {
             save_outcome_unknown: false,
         };
         room.handle = Some(handle);
-        room
+        Ok(room)
     }
 
     /// Lists the room in the lobby, where members' requests find it.
@@ -496,7 +498,7 @@ impl Room {
         if self.result.is_some() || !self.started() {
             return Turn::nothing();
         }
-        Turn::of(&self.live)
+        Turn::of(self.game.live())
     }
 
     /// Who must act now, if anyone.
@@ -504,10 +506,7 @@ impl Room {
         if self.result.is_some() || !self.started() {
             return None;
         }
-        match &self.live {
-            LiveGame::Gomoku(game) => game.to_act(),
-            LiveGame::Backgammon(game) => game.to_act().map(seat_of),
-        }
+        self.game.to_act()
     }
 
     /// Closes every member's connection: they reconnect and join the room

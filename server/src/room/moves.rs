@@ -1,14 +1,10 @@
 //! Moves: checking an action with the rules, saving and telling it, the
 //! automatic steps after it, and the end of a game.
 
-use rand::RngExt;
-use tabula_shared::backgammon::GamePhase;
-use tabula_shared::game::LiveGame;
-use tabula_shared::game::ReplayError;
-use tabula_shared::gomoku::{GomokuAction, Outcome};
+use tabula_shared::game::{Next, ReplayError};
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, EndReason, ErrorCode, Expect, GameOptions, GameRecord, GameResult,
-    OfferKind, PlayerAction, RoomEvent, ServerFrame, Turn,
+    ActionRecord, BgAction, ErrorCode, Expect, GameOptions, GameResult, OfferKind, PlayerAction,
+    RoomEvent, ServerFrame, Turn,
 };
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::seat_of;
@@ -48,52 +44,20 @@ impl Room {
             self.on_deadline().await;
             return Err(refuse(ErrorCode::IllegalMove, "your time ran out"));
         }
-        let side = side_of(seat);
-        let entry = match (&self.live, action) {
-            (LiveGame::Gomoku(_), PlayerAction::Place { point }) => {
-                ActionRecord::Gomoku(GomokuAction::Place { seat, point })
-            }
-            (LiveGame::Gomoku(_), PlayerAction::Choose { choice }) => {
-                ActionRecord::Gomoku(GomokuAction::Choose { seat, choice })
-            }
-            (LiveGame::Backgammon(_), PlayerAction::Roll) => {
-                let stream = self.stream_roll();
-                let dice = stream
-                    .or_else(|| self.redeal.pop_front())
-                    .unwrap_or_else(|| {
-                        [
-                            self.rng.random_range(1..=6u8),
-                            self.rng.random_range(1..=6u8),
-                        ]
-                    });
-                ActionRecord::Backgammon(BgAction::Roll { side, dice })
-            }
-            (LiveGame::Backgammon(game), PlayerAction::Play { play }) => {
-                // Recorded with the hits the board makes, whatever the
-                // notation said, so that the record replays to this position.
-                let play = game.position_for(side).mark_hits(&play);
-                ActionRecord::Backgammon(BgAction::Play { side, play })
-            }
-            (LiveGame::Backgammon(game), PlayerAction::Double) => {
-                // The rules only say no; the player is told why.
-                if let Some(why) = game.cube_refusal(side) {
-                    return Err(refuse(ErrorCode::IllegalMove, why));
-                }
-                ActionRecord::Backgammon(BgAction::Double { side })
-            }
-            (LiveGame::Backgammon(_), PlayerAction::Take) => {
-                ActionRecord::Backgammon(BgAction::Take { side })
-            }
-            (LiveGame::Backgammon(_), PlayerAction::Drop) => {
-                ActionRecord::Backgammon(BgAction::Drop { side })
-            }
-            _ => {
-                return Err(refuse(
-                    ErrorCode::IllegalMove,
-                    "that action is for the other game",
-                ));
-            }
-        };
+        // The rules only say no to a double; the player is told why.
+        if action == PlayerAction::Double
+            && let Some(why) = self
+                .game
+                .backgammon()
+                .and_then(|game| game.cube_refusal(side_of(seat)))
+        {
+            return Err(refuse(ErrorCode::IllegalMove, why));
+        }
+        let dice = (action == PlayerAction::Roll).then(|| self.next_roll());
+        let entry = self
+            .game
+            .action_for(seat, action, || dice.unwrap_or([1, 1]))
+            .map_err(|_| refuse(ErrorCode::IllegalMove, "that action is for the other game"))?;
         self.commit(entry, Some(seat), reply).await?;
         // A move answers pending draw and takeback offers with "no". When
         // that cannot be saved, they stay pending, as the store has them.
@@ -122,23 +86,9 @@ impl Room {
         mover: Option<Seat>,
         reply: Option<Reply>,
     ) -> Result<(), Refusal> {
-        let index = self.record.len();
-        let illegal = |e| refuse(ErrorCode::IllegalMove, rule_error_text(&e));
-        if let LiveGame::Gomoku(_) = self.live {
-            // Gomoku's rules check before they change anything: no copy.
-            self.live.apply(&entry, index).map_err(illegal)?;
-        } else {
-            let mut next = self.live.clone();
-            next.apply(&entry, index).map_err(illegal)?;
-            self.live = next;
-        }
-        match (&mut self.record, &entry) {
-            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => actions.push(*a),
-            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
-                actions.push(a.clone())
-            }
-            _ => return Err(refuse(ErrorCode::Internal, "record and game disagree")),
-        }
+        self.game
+            .apply(entry.clone())
+            .map_err(|e| refuse(ErrorCode::IllegalMove, rule_error_text(&e)))?;
         // Charge the mover, then start the clock of whoever acts next, so the
         // event carries the running clock.
         let clock_before = self.clock.clone();
@@ -165,7 +115,7 @@ impl Room {
         );
         let appended = AppendedAction {
             room_id: self.id.clone(),
-            index: (self.record.len() - 1) as u64,
+            index: (self.game.len() - 1) as u64,
             action,
             // Numbered as the last event it causes (a pass follows its roll).
             seq: seq + u64::from(passed.is_some()),
@@ -209,12 +159,8 @@ impl Room {
     /// applied but could not save: the game, the clock and the dice are as
     /// they were before it.
     pub(super) fn undo_unsaved(&mut self, entry: &ActionRecord, clock_before: Option<Clock>) {
-        self.record.truncate(self.record.len().saturating_sub(1));
-        match self.record.replay() {
-            Ok(live) => self.live = live,
-            Err(e) => {
-                tracing::error!(room = %self.id, error = %rule_error_text(&e), "replaying a record failed")
-            }
+        if let Err(e) = self.game.truncate(self.game.len().saturating_sub(1)) {
+            tracing::error!(room = %self.id, error = %rule_error_text(&e), "replaying a record failed");
         }
         self.clock = clock_before;
         // A roll that did not happen is dealt again by the next one (from
@@ -238,7 +184,7 @@ impl Room {
             let before = self.checkpoint();
             self.game_started = true;
             self.start_seed_wait();
-            let record = self.record.clone();
+            let record = self.game.record().clone();
             let clock = self.clock.as_ref().map(Clock::view);
             let turn = Some(Box::new(self.turn()));
             // The full state is saved now; moves are appended to it. When
@@ -282,84 +228,32 @@ impl Room {
         if self.result.is_some() {
             return false;
         }
-        let end = match &self.live {
-            LiveGame::Gomoku(game) => match game.outcome() {
-                Some(Outcome::Win { seat, line, .. }) => Some(GameResult {
-                    winner: Some(*seat),
-                    reason: EndReason::Rules,
-                    line: line.clone(),
-                    score: None,
-                }),
-                Some(Outcome::Draw) => Some(GameResult {
-                    winner: None,
-                    reason: EndReason::BoardFull,
-                    line: Vec::new(),
-                    score: None,
-                }),
-                None => None,
-            },
-            LiveGame::Backgammon(game) => {
-                let reason = match self.record_last_bg() {
-                    Some(BgAction::Resign { .. }) => EndReason::Resigned,
-                    Some(BgAction::Drop { .. }) => EndReason::Dropped,
-                    _ => EndReason::Rules,
-                };
-                match game.phase() {
-                    GamePhase::OpeningRoll => {
-                        if self.waiting_for_seeds() {
-                            return false;
-                        }
-                        let [white, black] = self.stream_roll().unwrap_or_else(|| {
-                            [
-                                self.rng.random_range(1..=6u8),
-                                self.rng.random_range(1..=6u8),
-                            ]
-                        });
-                        let entry =
-                            ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
-                        return self.commit(entry, None, None).await.is_ok();
-                    }
-                    GamePhase::MatchOver { winner } => Some(GameResult {
-                        winner: Some(seat_of(*winner)),
-                        reason,
-                        line: Vec::new(),
-                        score: Some(game.score()),
-                    }),
-                    GamePhase::GameOver { winner, .. } => {
-                        if game.config().length == 0 {
-                            Some(GameResult {
-                                winner: Some(seat_of(*winner)),
-                                reason,
-                                line: Vec::new(),
-                                score: Some(game.score()),
-                            })
-                        } else {
-                            let entry = ActionRecord::Backgammon(BgAction::NextGame);
-                            self.game_no += 1;
-                            // Rolls a takeback cut belong to the game just over.
-                            self.redeal.clear();
-                            let done = self.commit(entry, None, None).await.is_ok();
-                            if !done {
-                                self.game_no -= 1;
-                            }
-                            return done;
-                        }
-                    }
-                    _ => None,
+        let end = match self.game.next() {
+            Next::Seat(_) => None,
+            Next::OpeningRoll => {
+                if self.waiting_for_seeds() {
+                    return false;
                 }
+                let [white, black] = self.opening_roll();
+                let entry = ActionRecord::Backgammon(BgAction::OpeningRoll { white, black });
+                return self.commit(entry, None, None).await.is_ok();
             }
+            Next::NextGame => {
+                let entry = ActionRecord::Backgammon(BgAction::NextGame);
+                self.game_no += 1;
+                // Rolls a takeback cut belong to the game just over.
+                self.redeal.clear();
+                let done = self.commit(entry, None, None).await.is_ok();
+                if !done {
+                    self.game_no -= 1;
+                }
+                return done;
+            }
+            Next::Over => self.game.outcome(),
         };
         match end {
             Some(result) => self.finish(result).await.is_ok(),
             None => false,
-        }
-    }
-
-    /// The last Backgammon action of the record.
-    pub(super) fn record_last_bg(&self) -> Option<&BgAction> {
-        match &self.record {
-            GameRecord::Backgammon { actions, .. } => actions.last(),
-            GameRecord::Gomoku { .. } => None,
         }
     }
 
@@ -396,7 +290,7 @@ impl Room {
             },
             options: serde_json::to_string(&self.options).unwrap_or_default(),
             players,
-            record: serde_json::to_string(&self.record).unwrap_or_default(),
+            record: serde_json::to_string(self.game.record()).unwrap_or_default(),
             result: serde_json::to_string(&result).unwrap_or_default(),
             started_at: self.started_at,
             ended_at: now_ms(),

@@ -4,10 +4,10 @@
 use std::collections::VecDeque;
 
 use tabula_shared::backgammon::ResignKind;
-use tabula_shared::game::LiveGame;
+use tabula_shared::game::{Game, LiveGame};
 use tabula_shared::protocol::{
-    ActionRecord, BgAction, EndReason, ErrorCode, GameRecord, GameResult, OfferKind, PendingOffer,
-    RoomEvent, ServerMessage,
+    ActionRecord, BgAction, EndReason, ErrorCode, GameResult, OfferKind, PendingOffer, RoomEvent,
+    ServerMessage,
 };
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::side_of;
@@ -60,7 +60,7 @@ impl Room {
         kind: Option<ResignKind>,
     ) -> Result<(), Refusal> {
         self.require_running()?;
-        match &self.live {
+        match self.game.live() {
             LiveGame::Gomoku(_) => {
                 self.finish(GameResult {
                     winner: Some(seat.other()),
@@ -129,7 +129,7 @@ impl Room {
     /// `seat` offers a draw (Gomoku); an AI opponent declines it.
     pub(super) async fn offer_draw(&mut self, seat: Seat) -> Result<(), Refusal> {
         self.require_running()?;
-        if !matches!(self.live, LiveGame::Gomoku(_)) {
+        if self.game.gomoku().is_none() {
             return Err(refuse(ErrorCode::IllegalMove, "draw offers are for Gomoku"));
         }
         let offer = PendingOffer::new(OfferKind::Draw, seat);
@@ -156,7 +156,7 @@ impl Room {
 
     /// The index the record is cut back to when `seat` takes back its last decision.
     pub(super) fn takeback_point(&self, seat: Seat) -> Option<usize> {
-        self.record.takeback_point(seat)
+        self.game.takeback_point(seat)
     }
 
     /// `seat` asks to take back its last decision; an AI opponent grants it.
@@ -194,33 +194,26 @@ impl Room {
         let Some(cut) = self.takeback_point(seat) else {
             return Err(refuse(ErrorCode::IllegalMove, "nothing to take back"));
         };
-        let before = self.record.len();
-        let mut record = self.record.clone();
+        let before = self.game.len();
+        let checkpoint = self.checkpoint();
+        let taken_back = self
+            .game
+            .truncate(cut)
+            .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
         // The dice already rolled stay rolled: a takeback replays a decision,
         // it does not roll again (against the AI it would otherwise re-roll
-        // both sides' dice at will). They are dealt again, in order.
-        let mut redeal = VecDeque::new();
-        match &mut record {
-            GameRecord::Gomoku { actions, .. } => actions.truncate(cut),
-            GameRecord::Backgammon { actions, .. } => {
-                for action in actions.drain(cut..) {
-                    // From a match's stream they come again by themselves.
-                    if let BgAction::Roll { dice, .. } = action
-                        && self.dice_seed.is_none()
-                    {
-                        redeal.push_back(dice);
-                    }
-                }
-            }
-        }
-        let live = record
-            .replay()
-            .map_err(|e| refuse(ErrorCode::Internal, e.to_string()))?;
-        let checkpoint = self.checkpoint();
+        // both sides' dice at will). They are dealt again, in order (from a
+        // match's stream they come again by themselves).
+        let mut redeal: VecDeque<[u8; 2]> = taken_back
+            .iter()
+            .filter(|_| self.dice_seed.is_none())
+            .filter_map(|action| match action {
+                ActionRecord::Backgammon(BgAction::Roll { dice, .. }) => Some(*dice),
+                _ => None,
+            })
+            .collect();
         redeal.append(&mut self.redeal);
         self.redeal = redeal;
-        self.record = record;
-        self.live = live;
         // The offers still pending were about the position taken back:
         // each ends, and is told as ended, before the takeback.
         let ended: Vec<RoomEvent> = self
@@ -343,16 +336,15 @@ impl Room {
         for member in self.members.values_mut() {
             member.seat = member.seat.map(Seat::other);
         }
-        self.record = GameRecord::new(&self.options.game);
-        self.new_match_dice();
-        self.start_seed_wait();
-        self.live = match self.record.replay() {
-            Ok(live) => live,
+        self.game = match Game::new(&self.options.game) {
+            Ok(game) => game,
             Err(e) => {
                 self.roll_back(before);
                 return Err(refuse(ErrorCode::Internal, e.to_string()));
             }
         };
+        self.new_match_dice();
+        self.start_seed_wait();
         self.result = None;
         self.offers.clear();
         self.game_no = 1;

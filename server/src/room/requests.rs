@@ -109,7 +109,11 @@ impl Room {
     /// Works the hints out off the room's task and answers the caller with
     /// them (the position cannot change meanwhile: it is the caller's turn).
     fn send_hints(&self, caller: Caller, seat: Seat) {
-        let (shared, game, room_id) = (self.shared.clone(), self.live.clone(), self.id.clone());
+        let (shared, game, room_id) = (
+            self.shared.clone(),
+            self.game.live().clone(),
+            self.id.clone(),
+        );
         tokio::spawn(async move {
             let hints = shared.analyses.hints(game, seat).await;
             let frame = tabula_shared::protocol::ServerFrame {
@@ -123,7 +127,7 @@ impl Room {
     /// The legal plays of the roll waiting to be played, in canonical
     /// notation.
     fn legal_plays(&self) -> Result<Vec<String>, Refusal> {
-        match &self.live {
+        match self.game.live() {
             LiveGame::Backgammon(game) if self.turn().expect == Expect::Play => {
                 let mut plays: Vec<String> =
                     game.legal_plays().iter().map(ToString::to_string).collect();

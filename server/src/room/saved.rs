@@ -99,13 +99,10 @@ pub fn restore(
             continue;
         }
         let action: ActionRecord = serde_json::from_str(&a.action).map_err(|e| e.to_string())?;
-        match (&mut saved.record, action) {
-            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(x)) => actions.push(x),
-            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(x)) => {
-                actions.push(x)
-            }
-            _ => return Err("appended action is for the other game".into()),
-        }
+        saved
+            .record
+            .push(action)
+            .map_err(|_| "appended action is for the other game".to_string())?;
         saved.seq = a.seq;
         if let (Some(clock), Ok(Some(state))) = (
             &mut saved.clock,
@@ -121,10 +118,9 @@ pub fn restore(
     // number twice: a client resuming with `since` gets a snapshot, and no
     // new event is taken for one it has already seen.
     saved.seq += RESTORED_SEQ_GAP;
-    let live = saved.record.replay().map_err(|e| e.to_string())?;
     let rng = room_rng(shared, &format!("{}:{}", saved.id, saved.record.len()));
     let id = saved.id.clone();
-    let mut room = Room::from_saved(shared.clone(), saved, live, rng);
+    let mut room = Room::from_saved(shared.clone(), saved, rng).map_err(|e| e.to_string())?;
     room.list();
     let now = Instant::now();
     for i in 0..2 {
@@ -163,7 +159,7 @@ impl Room {
             options: self.options.clone(),
             code: self.code.clone(),
             seats: self.seats.clone(),
-            record: self.record.clone(),
+            record: self.game.record().clone(),
             result: self.result.clone(),
             seq: self.seq,
             clock,

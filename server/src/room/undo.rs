@@ -5,8 +5,8 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use tabula_shared::fair_dice::ServerSeed;
-use tabula_shared::game::LiveGame;
-use tabula_shared::protocol::{GameRecord, GameResult, PendingOffer, PlayerInfo};
+use tabula_shared::game::Game;
+use tabula_shared::protocol::{GameResult, PendingOffer, PlayerInfo};
 use tabula_shared::seat::Seat;
 
 use super::Room;
@@ -17,10 +17,8 @@ use crate::handle::ConnId;
 /// members' seats, which a rematch swaps). Taken before the change; put back
 /// when its save fails, so the room is again exactly what the store holds.
 pub(super) struct Checkpoint {
-    /// The record before the change.
-    record: GameRecord,
-    /// The game the record replays to.
-    live: LiveGame,
+    /// The game before the change.
+    game: Game,
     /// Whether the game was over.
     result: Option<GameResult>,
     /// The clocks.
@@ -55,8 +53,7 @@ impl Room {
     /// The room's state now, to put back with [`Room::roll_back`].
     pub(super) fn checkpoint(&self) -> Checkpoint {
         Checkpoint {
-            record: self.record.clone(),
-            live: self.live.clone(),
+            game: self.game.clone(),
             result: self.result.clone(),
             clock: self.clock.clone(),
             offers: self.offers.clone(),
@@ -79,8 +76,7 @@ impl Room {
     /// of its undoing.
     pub(super) fn roll_back(&mut self, checkpoint: Checkpoint) {
         let Checkpoint {
-            record,
-            live,
+            game,
             result,
             clock,
             offers,
@@ -96,8 +92,7 @@ impl Room {
             muted,
             game_started,
         } = checkpoint;
-        self.record = record;
-        self.live = live;
+        self.game = game;
         self.result = result;
         self.clock = clock;
         self.offers = offers;

@@ -330,6 +330,13 @@ impl Game {
         self.record
     }
 
+    /// Backgammon: the match's dice proof, to fill in or reveal (it is no
+    /// part of the rules state: the rolls are in the record); `None` for
+    /// Gomoku.
+    pub fn dice_mut(&mut self) -> Option<&mut Option<crate::fair_dice::DiceProof>> {
+        self.record.dice_mut()
+    }
+
     /// The rules state of either game.
     pub fn live(&self) -> &LiveGame {
         &self.live
