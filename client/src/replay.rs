@@ -6,12 +6,10 @@
 //! same board painters as a live room.
 
 use rust_i18n::t;
-use tabula_shared::backgammon::{GamePhase, ResignKind, Side};
-use tabula_shared::game::LiveGame;
-use tabula_shared::game::apply_bg;
-use tabula_shared::game::apply_gomoku;
+use tabula_shared::backgammon::{BgMatch, GamePhase, ResignKind, Side};
+use tabula_shared::game::{Game, GameKind, LiveGame, ReplayError};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, Stone, Swap2Choice};
-use tabula_shared::protocol::{BgAction, FinishedGame, GameRecord};
+use tabula_shared::protocol::{ActionRecord, BgAction, FinishedGame, GameOptions, GameRecord};
 use tabula_shared::seat::Seat;
 
 use crate::dice_check::DiceCheck;
@@ -215,146 +213,145 @@ pub fn state_after(record: &GameRecord, n: usize) -> Option<LiveGame> {
     replay_all(record).0.into_iter().nth(n)
 }
 
-/// Replays a record into every intermediate position and its move list.
-/// Stops at the first action the rules refuse, with the reason.
+/// Replays a record through [`Game`] into every intermediate position and
+/// its move list. Stops at the first action the rules refuse, with the
+/// reason.
 fn replay_all(record: &GameRecord) -> (Vec<LiveGame>, Vec<String>, Option<String>) {
     let mut lines = Vec::new();
-    match record {
-        GameRecord::Gomoku { config, actions } => {
-            let mut game = match Gomoku::new(*config) {
-                Ok(g) => g,
-                Err(e) => {
-                    // An unplayable config: show an empty 15×15 board and say why.
-                    let g = Gomoku::new(Default::default()).expect("the default config is valid");
-                    return (vec![LiveGame::Gomoku(g)], lines, Some(e.to_string()));
-                }
+    let mut game = match Game::new(&record.options()) {
+        Ok(game) => game,
+        Err(e) => {
+            // Unplayable options: show the game's default board and say why.
+            let default = match record.kind() {
+                GameKind::Gomoku => GameOptions::Gomoku(Default::default()),
+                GameKind::Backgammon => GameOptions::Backgammon(Default::default()),
             };
-            let mut states = vec![LiveGame::Gomoku(game.clone())];
-            let mut stones = 0;
-            for (i, action) in actions.iter().enumerate() {
-                if let Err(e) = apply_gomoku(&mut game, action) {
-                    return (states, lines, Some(format!("move {}: {e}", i + 1)));
-                }
-                lines.push(match action {
-                    GomokuAction::Place { point, .. } => {
-                        stones += 1;
-                        let colour = match game.get(*point) {
-                            Some(Stone::Black) => t!("side.black"),
-                            Some(Stone::White) => t!("side.white"),
-                            None => "".into(),
-                        };
-                        format!("{stones}. {colour} {point}")
-                    }
-                    GomokuAction::Choose { seat, choice } => {
-                        let who = if *seat == Seat::First {
-                            t!("moves.first_player")
-                        } else {
-                            t!("moves.second_player")
-                        };
-                        let what = match choice {
-                            Swap2Choice::PlayBlack => t!("moves.plays_black"),
-                            Swap2Choice::PlayWhite => t!("moves.plays_white"),
-                            Swap2Choice::PlaceTwo => t!("moves.places_two"),
-                        };
-                        t!("moves.chooses", who = who, what = what).into_owned()
-                    }
-                });
-                states.push(LiveGame::Gomoku(game.clone()));
-            }
-            (states, lines, None)
+            let game = Game::new(&default).expect("the default options are valid");
+            return (vec![game.live().clone()], lines, Some(e.to_string()));
         }
-        GameRecord::Backgammon {
-            config, actions, ..
-        } => {
-            let mut game = match tabula_shared::backgammon::BgMatch::new(*config) {
-                Ok(g) => g,
-                Err(e) => {
-                    let g = tabula_shared::backgammon::BgMatch::new(Default::default())
-                        .expect("the default config is valid");
-                    return (vec![LiveGame::Backgammon(g)], lines, Some(e.to_string()));
-                }
+    };
+    let mut states = vec![game.live().clone()];
+    let mut stones = 0;
+    for (i, action) in record.actions().enumerate() {
+        let cube_before = game.backgammon().map_or(1, |g| g.cube().value);
+        if let Err(e) = game.apply(action.clone()) {
+            let why = match e {
+                ReplayError::Gomoku { error, .. } => format!("move {}: {error}", i + 1),
+                ReplayError::Backgammon { error, .. } => format!("action {}: {error}", i + 1),
+                other => other.to_string(),
             };
-            let mut states = vec![LiveGame::Backgammon(game.clone())];
-            for (i, action) in actions.iter().enumerate() {
-                let cube_before = game.cube().value;
-                if let Err(e) = apply_bg(&mut game, action) {
-                    return (states, lines, Some(format!("action {}: {e}", i + 1)));
-                }
-                let mut line = match action {
-                    BgAction::OpeningRoll { white, black } => {
-                        if white == black {
-                            t!("moves.opening_tie", white = white, black = black).into_owned()
-                        } else {
-                            t!("moves.opening", white = white, black = black).into_owned()
-                        }
-                    }
-                    BgAction::Roll { side, dice } => {
-                        let key = if matches!(game.phase(), GamePhase::Moving { .. }) {
-                            "moves.rolls"
-                        } else {
-                            "moves.rolls_no_move"
-                        };
-                        t!(key, side = side_name(*side), a = dice[0], b = dice[1]).into_owned()
-                    }
-                    BgAction::Play { side, play } => {
-                        if play.moves.is_empty() {
-                            t!("moves.cannot_move", side = side_name(*side)).into_owned()
-                        } else {
-                            t!("moves.play", side = side_name(*side), play = play).into_owned()
-                        }
-                    }
-                    BgAction::Double { side } => t!(
-                        "moves.doubles",
-                        side = side_name(*side),
-                        value = u32::from(cube_before) * 2
-                    )
-                    .into_owned(),
-                    BgAction::Take { side } => {
-                        t!("moves.takes", side = side_name(*side)).into_owned()
-                    }
-                    BgAction::Drop { side } => {
-                        t!("moves.drops", side = side_name(*side)).into_owned()
-                    }
-                    BgAction::Resign { side, value } => t!(
-                        "moves.resigns",
-                        side = side_name(*side),
-                        what = match value {
-                            ResignKind::Single => t!("moves.a_single"),
-                            ResignKind::Gammon => t!("moves.a_gammon"),
-                            ResignKind::Backgammon => t!("moves.a_backgammon"),
-                        }
-                    )
-                    .into_owned(),
-                    BgAction::NextGame => {
-                        t!("moves.game_begins", n = game.game_number()).into_owned()
-                    }
-                };
-                match *game.phase() {
-                    GamePhase::GameOver { winner, points, .. } => {
-                        let key = if points == 1 {
-                            "moves.wins_point"
-                        } else {
-                            "moves.wins_points"
-                        };
-                        line.push_str(&t!(key, side = side_name(winner), points = points));
-                    }
-                    GamePhase::MatchOver { winner } => {
-                        let points = game.last_result().map_or(0, |r| r.points);
-                        let key = if points == 1 {
-                            "moves.wins_point_match"
-                        } else {
-                            "moves.wins_points_match"
-                        };
-                        line.push_str(&t!(key, side = side_name(winner), points = points));
-                    }
-                    _ => {}
-                }
-                lines.push(line);
-                states.push(LiveGame::Backgammon(game.clone()));
+            return (states, lines, Some(why));
+        }
+        lines.push(match (&action, game.live()) {
+            (ActionRecord::Gomoku(action), LiveGame::Gomoku(after)) => {
+                gomoku_line(action, after, &mut stones)
             }
-            (states, lines, None)
+            (ActionRecord::Backgammon(action), LiveGame::Backgammon(after)) => {
+                bg_line(action, after, cube_before)
+            }
+            _ => String::new(),
+        });
+        states.push(game.live().clone());
+    }
+    (states, lines, None)
+}
+
+/// The move-list line of a Gomoku action, with the game `after` it;
+/// `stones` counts the stones placed.
+fn gomoku_line(action: &GomokuAction, after: &Gomoku, stones: &mut usize) -> String {
+    match action {
+        GomokuAction::Place { point, .. } => {
+            *stones += 1;
+            let colour = match after.get(*point) {
+                Some(Stone::Black) => t!("side.black"),
+                Some(Stone::White) => t!("side.white"),
+                None => "".into(),
+            };
+            format!("{stones}. {colour} {point}")
+        }
+        GomokuAction::Choose { seat, choice } => {
+            let who = if *seat == Seat::First {
+                t!("moves.first_player")
+            } else {
+                t!("moves.second_player")
+            };
+            let what = match choice {
+                Swap2Choice::PlayBlack => t!("moves.plays_black"),
+                Swap2Choice::PlayWhite => t!("moves.plays_white"),
+                Swap2Choice::PlaceTwo => t!("moves.places_two"),
+            };
+            t!("moves.chooses", who = who, what = what).into_owned()
         }
     }
+}
+
+/// The move-list line of a Backgammon action, with the match `after` it
+/// and the cube's value before it.
+fn bg_line(action: &BgAction, after: &BgMatch, cube_before: u8) -> String {
+    let mut line = match action {
+        BgAction::OpeningRoll { white, black } => {
+            if white == black {
+                t!("moves.opening_tie", white = white, black = black).into_owned()
+            } else {
+                t!("moves.opening", white = white, black = black).into_owned()
+            }
+        }
+        BgAction::Roll { side, dice } => {
+            let key = if matches!(after.phase(), GamePhase::Moving { .. }) {
+                "moves.rolls"
+            } else {
+                "moves.rolls_no_move"
+            };
+            t!(key, side = side_name(*side), a = dice[0], b = dice[1]).into_owned()
+        }
+        BgAction::Play { side, play } => {
+            if play.moves.is_empty() {
+                t!("moves.cannot_move", side = side_name(*side)).into_owned()
+            } else {
+                t!("moves.play", side = side_name(*side), play = play).into_owned()
+            }
+        }
+        BgAction::Double { side } => t!(
+            "moves.doubles",
+            side = side_name(*side),
+            value = u32::from(cube_before) * 2
+        )
+        .into_owned(),
+        BgAction::Take { side } => t!("moves.takes", side = side_name(*side)).into_owned(),
+        BgAction::Drop { side } => t!("moves.drops", side = side_name(*side)).into_owned(),
+        BgAction::Resign { side, value } => t!(
+            "moves.resigns",
+            side = side_name(*side),
+            what = match value {
+                ResignKind::Single => t!("moves.a_single"),
+                ResignKind::Gammon => t!("moves.a_gammon"),
+                ResignKind::Backgammon => t!("moves.a_backgammon"),
+            }
+        )
+        .into_owned(),
+        BgAction::NextGame => t!("moves.game_begins", n = after.game_number()).into_owned(),
+    };
+    match *after.phase() {
+        GamePhase::GameOver { winner, points, .. } => {
+            let key = if points == 1 {
+                "moves.wins_point"
+            } else {
+                "moves.wins_points"
+            };
+            line.push_str(&t!(key, side = side_name(winner), points = points));
+        }
+        GamePhase::MatchOver { winner } => {
+            let points = after.last_result().map_or(0, |r| r.points);
+            let key = if points == 1 {
+                "moves.wins_point_match"
+            } else {
+                "moves.wins_points_match"
+            };
+            line.push_str(&t!(key, side = side_name(winner), points = points));
+        }
+        _ => {}
+    }
+    line
 }
 
 /// `(year, month, day, hour, minute)` in UTC of a Unix time in milliseconds.

@@ -10,7 +10,7 @@ use std::time::Duration;
 use web_time::Instant;
 
 use tabula_shared::backgammon::{BgMatch, GamePhase, Play, Position, ResignKind, Side};
-use tabula_shared::game::LiveGame;
+use tabula_shared::game::{Game, LiveGame};
 use tabula_shared::protocol::{
     ActionRecord, AiLevel, BgAction, ChatLine, ClockState, GameOptions, GameRecord, GameResult,
     OfferKind, PendingOffer, PlayerInfo, RatingChange, Role, RoomEvent, RoomId, RoomSnapshot,
@@ -45,10 +45,10 @@ pub struct Room {
     pub seat: Option<Seat>,
     /// Options, seats and status, once the snapshot arrived.
     pub summary: Option<RoomSummary>,
-    /// The current game's record.
-    pub record: Option<GameRecord>,
-    /// The record replayed through the rules.
-    pub live: Option<LiveGame>,
+    /// The current game: its record and the rules state replayed from it
+    /// (`None` before the first snapshot, or when the server's record did
+    /// not replay here: a sync is asked for).
+    pub game: Option<Game>,
     /// The result, once the game is over.
     pub result: Option<GameResult>,
     /// The clock and when it was received (to count down locally).
@@ -91,8 +91,7 @@ impl Room {
             role,
             seat,
             summary: None,
-            record: None,
-            live: None,
+            game: None,
             result: None,
             clock: None,
             offers: Vec::new(),
@@ -139,14 +138,20 @@ impl Room {
     }
 
     fn set_record(&mut self, record: GameRecord) {
-        match record.replay() {
-            Ok(live) => self.live = Some(live),
-            Err(_) => {
-                self.live = None;
-                self.needs_sync = true;
-            }
+        self.game = Game::from_record(record).ok();
+        if self.game.is_none() {
+            self.needs_sync = true;
         }
-        self.record = Some(record);
+    }
+
+    /// The current game's record.
+    pub fn record(&self) -> Option<&GameRecord> {
+        self.game.as_ref().map(Game::record)
+    }
+
+    /// The rules state of the current game.
+    pub fn live(&self) -> Option<&LiveGame> {
+        self.game.as_ref().map(Game::live)
     }
 
     /// Applies one numbered event. Old numbers are ignored; a gap asks for a
@@ -155,7 +160,7 @@ impl Room {
         if self.summary.is_none() {
             // Events before the first snapshot (a resume with `since`) are
             // fine only if they continue where we were.
-            if self.record.is_none() {
+            if self.game.is_none() {
                 self.needs_sync = true;
                 return Vec::new();
             }
@@ -247,9 +252,11 @@ impl Room {
                         .take()
                         .map(|(c, at)| (freeze(c, at), Instant::now())),
                 };
-                if let Some(mut record) = self.record.take() {
-                    truncate(&mut record, count as usize);
-                    self.set_record(record);
+                if let Some(game) = &mut self.game {
+                    let keep = game.len().saturating_sub(count as usize);
+                    if game.truncate(keep).is_err() {
+                        self.needs_sync = true;
+                    }
                 }
                 updates.push(RoomUpdate::Notice(
                     t!("notice.taken_back", count = count).into(),
@@ -264,7 +271,7 @@ impl Room {
                 // The revealed proof replaces the one without the server
                 // seed, so the record can be checked (`crate::dice_check`).
                 if let Some(proof) = dice
-                    && let Some(slot) = self.record.as_mut().and_then(GameRecord::dice_mut)
+                    && let Some(slot) = self.game.as_mut().and_then(Game::dice_mut)
                 {
                     *slot = Some(proof);
                 }
@@ -305,7 +312,7 @@ impl Room {
             // it) and says so there; the event is for clients without rules.
             RoomEvent::Passed { .. } => {}
             RoomEvent::DiceSeed { seat, seed } => {
-                if let Some(Some(proof)) = self.record.as_mut().and_then(GameRecord::dice_mut) {
+                if let Some(Some(proof)) = self.game.as_mut().and_then(Game::dice_mut) {
                     proof.player_seeds[side_of(seat).index()] = seed;
                 }
             }
@@ -314,14 +321,11 @@ impl Room {
     }
 
     fn apply_action(&mut self, action: ActionRecord, updates: &mut Vec<RoomUpdate>) {
-        if self.record.is_none() || self.live.is_none() {
+        let Some(game) = &mut self.game else {
             self.needs_sync = true;
             return;
-        }
-        let (Some(record), Some(live)) = (&mut self.record, &mut self.live) else {
-            return;
         };
-        let before = match (live as &LiveGame, &action) {
+        let before = match (game.live(), &action) {
             (
                 LiveGame::Backgammon(game),
                 ActionRecord::Backgammon(BgAction::Play { side, play }),
@@ -332,36 +336,27 @@ impl Room {
             }),
             _ => None,
         };
-        let index = record.len();
-        let pushed = match (&mut *record, &action) {
-            (GameRecord::Gomoku { actions, .. }, ActionRecord::Gomoku(a)) => {
-                actions.push(*a);
-                true
-            }
-            (GameRecord::Backgammon { actions, .. }, ActionRecord::Backgammon(a)) => {
-                actions.push(a.clone());
-                true
-            }
-            _ => false,
-        };
-        if !pushed || live.apply(&action, index).is_err() {
+        // The rules check the action before it enters the record: one they
+        // refuse means the client is out of step, and asks for a snapshot.
+        if game.apply(action.clone()).is_err() {
             self.needs_sync = true;
             return;
         }
+        let live = game.live();
         // A new action withdraws a pending takeback or draw.
         self.offers.retain(|o| o.kind == OfferKind::Rematch);
         updates.extend(before);
         // A game of the match ended (a dropped double, an accepted
         // resignation, the last checker off): say so, as the next game
         // starts at once.
-        if let LiveGame::Backgammon(game) = &*live
+        if let LiveGame::Backgammon(game) = live
             && matches!(game.phase(), GamePhase::GameOver { .. })
             && let Some(text) = game_end_text(game)
         {
             updates.push(RoomUpdate::Notice(text));
         }
         if let (LiveGame::Backgammon(game), ActionRecord::Backgammon(BgAction::Roll { side, dice })) =
-            (&*live, &action)
+            (live, &action)
             && *game.phase()
                 == (GamePhase::AwaitingRoll {
                     side: side.opponent(),
@@ -441,19 +436,12 @@ impl Room {
         if self.result.is_some() {
             return None;
         }
-        match &self.live {
-            Some(LiveGame::Gomoku(g)) => g.to_act(),
-            Some(LiveGame::Backgammon(g)) => g.to_act().map(tabula_shared::seat::seat_of),
-            None => None,
-        }
+        self.game.as_ref().and_then(Game::to_act)
     }
 
     /// The Backgammon match, if this room plays one.
     pub fn backgammon(&self) -> Option<&BgMatch> {
-        match &self.live {
-            Some(LiveGame::Backgammon(g)) => Some(g),
-            _ => None,
-        }
+        self.game.as_ref().and_then(Game::backgammon)
     }
 
     /// The pending offer of `kind` made by the other player, if any.
@@ -473,11 +461,6 @@ fn freeze(c: ClockState, at: Instant) -> ClockState {
         remaining_ms: ms,
         running: None,
     }
-}
-
-/// Drops the last `count` actions of a record.
-pub fn truncate(record: &mut GameRecord, count: usize) {
-    record.truncate(record.len().saturating_sub(count));
 }
 
 /// The name shown for a player: an AI by its level in the interface's
@@ -702,7 +685,7 @@ mod tests {
     }
 
     fn stones(room: &Room) -> usize {
-        match &room.live {
+        match room.live() {
             Some(LiveGame::Gomoku(g)) => g.moves().len(),
             _ => usize::MAX,
         }

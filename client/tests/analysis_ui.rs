@@ -140,7 +140,7 @@ fn playing(a: &TabulaApp) -> bool {
 }
 
 fn gomoku_moves(a: &TabulaApp) -> usize {
-    match a.room().and_then(|r| r.live.as_ref()) {
+    match a.room().and_then(|r| r.live()) {
         Some(LiveGame::Gomoku(g)) => g.moves().len(),
         _ => 0,
     }

@@ -123,7 +123,7 @@ fn has_text(h: &Harness<'_, TabulaApp>, text: &str) -> bool {
 /// The player seeds in the room's record, `[white, black]`.
 fn player_seeds(a: &TabulaApp) -> Option<[String; 2]> {
     a.room()
-        .and_then(|r| r.record.as_ref())
+        .and_then(|r| r.record())
         .and_then(GameRecord::dice)
         .map(|p| p.player_seeds.clone())
 }

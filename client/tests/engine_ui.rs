@@ -171,7 +171,7 @@ fn a_player_chooses_the_hosts_engine_and_it_plays() {
         });
         h.step();
     }
-    let stones = |a: &TabulaApp| match a.room().and_then(|r| r.live.as_ref()) {
+    let stones = |a: &TabulaApp| match a.room().and_then(|r| r.live()) {
         Some(LiveGame::Gomoku(g)) => g.moves().to_vec(),
         _ => Vec::new(),
     };

@@ -178,7 +178,7 @@ fn connect(h: &mut Harness<'_, TabulaApp>) {
 }
 
 fn gomoku_moves(a: &TabulaApp) -> usize {
-    match a.room().and_then(|r| r.live.as_ref()) {
+    match a.room().and_then(|r| r.live()) {
         Some(LiveGame::Gomoku(g)) => g.moves().len(),
         _ => 0,
     }
@@ -205,7 +205,7 @@ fn place(h: &mut Harness<'_, TabulaApp>, p: Point) {
 fn free_point(h: &Harness<'_, TabulaApp>) -> Point {
     [Point::new(3, 3), Point::new(11, 11), Point::new(3, 11)]
         .into_iter()
-        .find(|p| match h.state().room().and_then(|r| r.live.as_ref()) {
+        .find(|p| match h.state().room().and_then(|r| r.live()) {
             Some(LiveGame::Gomoku(g)) => g.get(*p).is_none(),
             _ => false,
         })
@@ -232,7 +232,7 @@ fn gomoku_against_the_ai() {
     let free = free_point(&h);
     place(&mut h, free);
     wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
-    let Some(LiveGame::Gomoku(g)) = h.state().room().and_then(|r| r.live.as_ref()) else {
+    let Some(LiveGame::Gomoku(g)) = h.state().room().and_then(|r| r.live()) else {
         panic!("no game");
     };
     assert_eq!(g.moves()[0], Point::new(7, 7));
@@ -476,7 +476,7 @@ fn backgammon_turn_by_clicks_with_undo() {
     let record_len = h
         .state()
         .room()
-        .and_then(|r| r.record.as_ref())
+        .and_then(|r| r.record())
         .map_or(0, |r| r.len());
 
     click_first_hop(&mut h);
@@ -495,11 +495,12 @@ fn backgammon_turn_by_clicks_with_undo() {
     click_label(&mut h, "Confirm");
     wait_until(&mut h, "our play in the record", |a| {
         a.room()
-            .and_then(|r| r.record.as_ref())
+            .and_then(|r| r.record())
             .is_some_and(|r| r.len() > record_len)
     });
     let room = h.state().room().expect("room");
-    let Some(tabula_shared::protocol::GameRecord::Backgammon { actions, .. }) = &room.record else {
+    let Some(tabula_shared::protocol::GameRecord::Backgammon { actions, .. }) = room.record()
+    else {
         panic!("no record");
     };
     let tabula_shared::protocol::BgAction::Play { side, play: sent } = &actions[record_len] else {
@@ -713,7 +714,7 @@ fn finished_games_are_in_the_history_and_replay() {
     place(&mut h, free);
     wait_until(&mut h, "the AI's second answer", |a| gomoku_moves(a) >= 4);
     // What was played (a click may land a point off when the layout moves).
-    let played = match h.state().room().and_then(|r| r.live.as_ref()) {
+    let played = match h.state().room().and_then(|r| r.live()) {
         Some(LiveGame::Gomoku(g)) => g.moves().to_vec(),
         _ => panic!("no game"),
     };
@@ -819,7 +820,7 @@ fn finished_games_are_in_the_history_and_replay() {
     click_label(&mut h, "Create");
     wait_until(&mut h, "the opening roll", |a| {
         a.room()
-            .and_then(|r| r.record.as_ref())
+            .and_then(|r| r.record())
             .is_some_and(|r| !r.is_empty())
     });
     click_menu_item(&mut h, "Resign", "Resign a backgammon");
@@ -830,7 +831,7 @@ fn finished_games_are_in_the_history_and_replay() {
     let recorded = h
         .state()
         .room()
-        .and_then(|r| r.record.as_ref())
+        .and_then(|r| r.record())
         .map_or(0, |r| r.len());
     // Save the match from the game-over dialog (Jellyfish .mat by default).
     click_label(&mut h, "Save export…");
@@ -909,7 +910,7 @@ fn a_backgammon_resignation_is_offered_refused_and_accepted() {
             r.summary
                 .as_ref()
                 .is_some_and(|s| s.status == RoomStatus::Playing)
-                && matches!(&r.live, Some(LiveGame::Backgammon(g)) if g.to_act().is_some())
+                && matches!(r.live(), Some(LiveGame::Backgammon(g)) if g.to_act().is_some())
         })
     };
     wait_until(&mut ada, "the game to start", playing);
@@ -1050,7 +1051,7 @@ fn a_rated_game_updates_the_leaderboard() {
 /// Plays our Backgammon turns (rolling, taking, making the first offered
 /// hops) until `turns` plays of ours are in the record.
 fn play_bg_turns(h: &mut Harness<'_, TabulaApp>, turns: usize) {
-    let mine = |a: &TabulaApp| match a.room().and_then(|r| r.record.as_ref()) {
+    let mine = |a: &TabulaApp| match a.room().and_then(|r| r.record()) {
         Some(tabula_shared::protocol::GameRecord::Backgammon { actions, .. }) => actions
             .iter()
             .filter(|x| {
@@ -1240,7 +1241,7 @@ fn room_screenshot_data() {
     create_gomoku_vs_ai(&mut ada);
     for p in [(7, 7), (8, 6), (6, 8), (9, 7), (6, 6)] {
         let p = Point::new(p.0, p.1);
-        let taken = |a: &TabulaApp| match a.room().and_then(|r| r.live.as_ref()) {
+        let taken = |a: &TabulaApp| match a.room().and_then(|r| r.live()) {
             Some(LiveGame::Gomoku(g)) => g.get(p).is_some(),
             _ => true,
         };

@@ -21,7 +21,7 @@ impl TabulaApp {
         if room.result.is_some() {
             return;
         }
-        let key = room.record.as_ref().map_or(0, |r| r.len());
+        let key = room.record().map_or(0, |r| r.len());
         if self.autoplayed == Some(key) {
             return;
         }

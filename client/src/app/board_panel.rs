@@ -40,7 +40,7 @@ impl RoomScreen {
         let Some(room) = &self.room else {
             return Vec::new();
         };
-        match &room.live {
+        match room.live() {
             Some(LiveGame::Gomoku(game)) => {
                 let hint = self.first_hint_point();
                 let forbidden = &mut self.forbidden;
@@ -148,7 +148,7 @@ fn looked_back(
 /// board seen by `viewer` (the play is in its mover's numbering).
 pub(super) fn last_hops(room: &Room, viewer: Side) -> Vec<(Loc, Loc)> {
     use tabula_shared::protocol::{BgAction, GameRecord};
-    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+    let Some(GameRecord::Backgammon { actions, .. }) = room.record() else {
         return Vec::new();
     };
     let Some((side, play)) = actions
@@ -179,7 +179,7 @@ pub(super) fn last_hops(room: &Room, viewer: Side) -> Vec<(Loc, Loc)> {
 /// roll's two dice count as White's, as the replay shows them).
 pub(super) fn last_roll(room: &Room) -> Option<(Side, [u8; 2])> {
     use tabula_shared::protocol::{BgAction, GameRecord};
-    let Some(GameRecord::Backgammon { actions, .. }) = &room.record else {
+    let Some(GameRecord::Backgammon { actions, .. }) = room.record() else {
         return None;
     };
     actions.iter().rev().find_map(|a| match a {

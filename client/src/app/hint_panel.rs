@@ -32,7 +32,7 @@ impl RoomScreen {
     fn record_len(&self) -> usize {
         self.room
             .as_ref()
-            .and_then(|r| r.record.as_ref())
+            .and_then(|r| r.record())
             .map_or(0, |r| r.len())
     }
 
@@ -115,7 +115,7 @@ impl RoomScreen {
             return out;
         };
         let backgammon = matches!(
-            self.room.as_ref().and_then(|r| r.live.as_ref()),
+            self.room.as_ref().and_then(|r| r.live()),
             Some(LiveGame::Backgammon(_))
         );
         if hints.is_empty() {

@@ -42,7 +42,7 @@ impl RoomScreen {
             .max_width((screen.width() - 24.0).clamp(200.0, 420.0))
             .show(ctx, |ui| {
                 outcome(ui, room, result);
-                if let Some(GameRecord::Backgammon { actions, dice, .. }) = &room.record {
+                if let Some(GameRecord::Backgammon { actions, dice, .. }) = room.record() {
                     ui.separator();
                     dice_check(ui, &DiceCheck::of(actions, dice.as_ref()));
                 }
@@ -85,7 +85,7 @@ impl RoomScreen {
 /// The winner, how the game ended, and the match score.
 fn outcome(ui: &mut Ui, room: &Room, result: &GameResult) {
     ui.heading(winner_text(room, result));
-    ui.label(reason_text(result, room.live.as_ref()));
+    ui.label(reason_text(result, room.live()));
     if let Some(score) = result.score {
         ui.label(t!("result.score", white = score[0], black = score[1]));
     }

@@ -114,7 +114,7 @@ impl RoomScreen {
             out.extend(self.turn_section(ui, settings));
         }
         let Some(room) = &self.room else { return out };
-        match &room.live {
+        match room.live() {
             Some(LiveGame::Gomoku(_)) => {
                 ui.checkbox(&mut settings.show_numbers, t!("room.move_numbers"));
             }
@@ -147,7 +147,7 @@ impl RoomScreen {
         let mut out = Vec::new();
         let Some(room) = &self.room else { return out };
         ui.label(RichText::new(status_text(room)).strong());
-        match &room.live {
+        match room.live() {
             Some(LiveGame::Gomoku(game)) => out.extend(swap2_choice(ui, room, game)),
             Some(LiveGame::Backgammon(game)) => {
                 out.extend(self.bg_controls(ui, room, game, settings.die_clicks));
@@ -186,12 +186,12 @@ impl RoomScreen {
             None => t!("room.cube_centred", value = cube.value),
             Some(s) => t!("room.cube_owned", value = cube.value, side = side_name(s)),
         });
-        if let Some(GameRecord::Backgammon { actions, .. }) = &room.record
+        if let Some(GameRecord::Backgammon { actions, .. }) = room.record()
             && let Some(last) = crate::replay::last_play(actions)
         {
             ui.label(t!("room.last_move", last = last));
         }
-        if let Some(proof) = room.record.as_ref().and_then(GameRecord::dice)
+        if let Some(proof) = room.record().and_then(GameRecord::dice)
             && !proof.is_revealed()
         {
             // Before the reveal the dice can only be shown committed; the
@@ -395,7 +395,7 @@ fn request_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comma
     let over = room.result.is_some();
     let playing = summary.status == RoomStatus::Playing && !over;
     ui.horizontal_wrapped(|ui| {
-        if playing && matches!(room.live, Some(LiveGame::Backgammon(_))) {
+        if playing && matches!(room.live(), Some(LiveGame::Backgammon(_))) {
             // Backgammon: concede a single game, a gammon or a backgammon.
             ui.menu_button(t!("room.resign"), |ui| {
                 for (label, kind) in [
@@ -411,13 +411,13 @@ fn request_buttons(ui: &mut Ui, room: &Room, summary: &RoomSummary) -> Vec<Comma
         } else if playing
             // Only once the game's state is known: before it, a Backgammon
             // room would show a plain Resign instead of its menu.
-            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && matches!(room.live(), Some(LiveGame::Gomoku(_)))
             && ui.button(t!("room.resign")).clicked()
         {
             out.push(Command::Ask(Some(Danger::Resign(None))));
         }
         if playing
-            && matches!(room.live, Some(LiveGame::Gomoku(_)))
+            && matches!(room.live(), Some(LiveGame::Gomoku(_)))
             && ui.button(t!("room.offer_draw")).clicked()
         {
             out.push(Command::OfferDraw);
@@ -507,7 +507,7 @@ fn chat(ui: &mut Ui, room: &Room, input: &mut String, height: f32) -> Vec<Comman
 
 /// A seat's colour in the game, and its name for the tooltip.
 fn seat_colour(room: &Room, seat: Seat) -> (Color32, String) {
-    let (colour, name) = match &room.live {
+    let (colour, name) = match room.live() {
         Some(LiveGame::Gomoku(g)) => match g.stone_of(seat) {
             Some(Stone::Black) => (Color32::BLACK, t!("turn.black")),
             Some(Stone::White) => (Color32::WHITE, t!("turn.white")),
@@ -529,7 +529,7 @@ pub(super) fn status_text(room: &Room) -> String {
         return t!(
             "room.game_over",
             winner = winner_text(room, result),
-            reason = reason_text(result, room.live.as_ref())
+            reason = reason_text(result, room.live())
         )
         .into();
     }
@@ -541,7 +541,7 @@ pub(super) fn status_text(room: &Room) -> String {
         return t!("room.waiting").into();
     }
     let Some(seat) = room.to_act_seat() else {
-        return match &room.live {
+        return match room.live() {
             Some(LiveGame::Backgammon(g)) if *g.phase() == GamePhase::OpeningRoll => {
                 t!("room.opening_roll").into()
             }
@@ -558,7 +558,7 @@ pub(super) fn status_text(room: &Room) -> String {
             t!("turn.theirs", name = name, what = what).into()
         }
     };
-    match &room.live {
+    match room.live() {
         Some(LiveGame::Gomoku(g)) => match g.phase() {
             Phase::Swap2Choose | Phase::Swap2FinalChoose => turn(t!("turn.swap2_choice").into()),
             Phase::Swap2PlaceThree => turn(t!("turn.opening_stones").into()),

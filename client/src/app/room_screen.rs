@@ -124,7 +124,7 @@ impl RoomScreen {
                 actions,
                 dice: Some(proof),
                 ..
-            }) = &room.record
+            }) = room.record()
             else {
                 return None;
             };
@@ -147,8 +147,7 @@ impl RoomScreen {
         }
         let Some(room) = &self.room else { return };
         self.dice_seed_sent = room
-            .record
-            .as_ref()
+            .record()
             .and_then(GameRecord::dice)
             .map(|p| p.commitment.clone());
         let seed = new_player_seed();
@@ -261,7 +260,7 @@ impl RoomScreen {
     /// The move list, rebuilt when the record has grown or shrunk, or the
     /// language changed.
     pub(super) fn move_lines(&mut self) -> &[String] {
-        let record = self.room.as_ref().and_then(|r| r.record.as_ref());
+        let record = self.room.as_ref().and_then(|r| r.record());
         let len = record.map_or(0, GameRecord::len);
         let locale = rust_i18n::locale().to_string();
         if self.moves.0 != len
@@ -280,7 +279,7 @@ impl RoomScreen {
     /// Shows the position after `n` actions instead of the live one, or the
     /// live one again (`None`).
     pub(super) fn look_back(&mut self, n: Option<usize>) {
-        let record = self.room.as_ref().and_then(|r| r.record.as_ref());
+        let record = self.room.as_ref().and_then(|r| r.record());
         self.look_back = match (n, record) {
             (Some(n), Some(record)) if n < record.len() => {
                 crate::replay::state_after(record, n).map(|g| (n, g))
@@ -318,7 +317,7 @@ impl RoomScreen {
         if Some(side) == self.my_side() {
             return;
         }
-        let dice = self.room.as_ref().and_then(|r| match &r.record {
+        let dice = self.room.as_ref().and_then(|r| match r.record() {
             Some(GameRecord::Backgammon { actions, .. }) => {
                 actions.iter().rev().find_map(|a| match a {
                     BgAction::Roll { dice, .. } => Some(*dice),
@@ -340,7 +339,7 @@ impl RoomScreen {
             let room = self.room.as_ref()?;
             let me = self.my_side()?;
             let game = room.backgammon()?;
-            let key = room.record.as_ref()?.len();
+            let key = room.record()?.len();
             match game.phase() {
                 GamePhase::Moving { side, dice } if *side == me => Some((
                     key,

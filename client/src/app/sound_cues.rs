@@ -37,8 +37,8 @@ impl SoundCues {
             *self = SoundCues::default();
             return Vec::new();
         };
-        let actions = room.record.as_ref().map_or(0, GameRecord::len);
-        let on_bar = match &room.live {
+        let actions = room.record().map_or(0, GameRecord::len);
+        let on_bar = match room.live() {
             Some(LiveGame::Backgammon(g)) => g.board().bar.iter().map(|&n| u32::from(n)).sum(),
             _ => 0,
         };
@@ -46,7 +46,7 @@ impl SoundCues {
         let my_turn = mine.is_some() && room.to_act_seat() == mine;
         // A game of a match ends before the next one begins: that end
         // sounds too, not only the match's.
-        let game_over = match &room.live {
+        let game_over = match room.live() {
             Some(LiveGame::Backgammon(g)) => matches!(
                 g.phase(),
                 GamePhase::GameOver { .. } | GamePhase::MatchOver { .. }
@@ -62,7 +62,7 @@ impl SoundCues {
         };
         let mut out = Vec::new();
         if self.room.as_ref() == Some(&room.id) {
-            if actions > self.actions && moved(room.record.as_ref(), self.actions) {
+            if actions > self.actions && moved(room.record(), self.actions) {
                 out.push(if on_bar > self.on_bar {
                     Sound::Hit
                 } else {

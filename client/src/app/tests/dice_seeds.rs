@@ -65,7 +65,7 @@ fn a_seated_player_sends_a_random_dice_seed_once() {
             },
         },
     );
-    let record = app.room().and_then(|r| r.record.as_ref());
+    let record = app.room().and_then(|r| r.record());
     let kept = record.and_then(GameRecord::dice).map(|p| &p.player_seeds);
     assert_eq!(kept, Some(&[seeds[0].clone(), String::new()]));
 
@@ -169,7 +169,7 @@ fn dealt_opening(proof: &DiceProof) -> Vec<BgAction> {
 
 /// The dice check of the room's record, as the game-over dialog shows it.
 fn room_check(app: &TabulaApp) -> DiceCheck {
-    match app.room().and_then(|r| r.record.as_ref()) {
+    match app.room().and_then(|r| r.record()) {
         Some(GameRecord::Backgammon { actions, dice, .. }) => DiceCheck::of(actions, dice.as_ref()),
         other => panic!("no Backgammon record: {other:?}"),
     }
