@@ -10,6 +10,17 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use tokio::sync::Semaphore;
 
+/// A registered account, as the registry keeps it for sign-in (and the nodes of a cluster tell each other).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct Account {
+    /// The player id it belongs to.
+    pub player_id: String,
+    /// The reserved name, as registered.
+    pub name: String,
+    /// The argon2id PHC string.
+    pub hash: String,
+}
+
 /// How many argon2 computations may run at once.
 pub const AT_ONCE: usize = 2;
 

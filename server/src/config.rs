@@ -84,7 +84,7 @@ pub struct Config {
     /// Most engine processes running at once, over all rooms; a room whose
     /// engine finds none free has the built-in Expert play for it.
     pub max_engine_processes: usize,
-    /// Game analyses under way at once (see [`crate::analyses`]); their
+    /// Game analyses under way at once (see the `analyses` module); their
     /// steps, like hints, run only on cores the AI seats leave idle.
     pub analysis_workers: usize,
     /// Game analyses that may wait for a worker; past that, `busy`.

@@ -27,6 +27,7 @@ mod http;
 mod identity;
 mod lobby;
 mod log_filter;
+mod nodes;
 mod outlet;
 mod registry;
 mod room;
@@ -69,6 +70,8 @@ use crate::registry::Shared;
 /// use before it tells anyone where to connect.
 pub struct Server {
     shared: Arc<Shared>,
+    /// This node's part of a cluster (`--redis`).
+    cluster: Option<Arc<cluster::Cluster>>,
     restored: usize,
 }
 
@@ -107,10 +110,11 @@ impl Server {
                 .map_err(|e| StoreError::Io(std::io::Error::other(e)))??,
         };
         store.set_answer_within(config.store_timeout);
+        let nodes = cluster.clone().map(|c| c as Arc<dyn nodes::Nodes>);
         let shared = Arc::new(Shared::new(
             config,
             store,
-            cluster.clone(),
+            nodes,
             loaded.players,
             loaded.accounts,
             loaded.api_tokens,
@@ -126,16 +130,24 @@ impl Server {
             // Started first, so that the other nodes hear of the rooms it
             // claims: those no live node holds (all of them, for the first
             // node of a cluster).
-            cluster::Cluster::start(&shared);
+            cluster::Cluster::start(&shared, cluster.clone());
             restored += cluster::claim(&shared, cluster).await;
         }
-        Ok(Server { shared, restored })
+        Ok(Server {
+            shared,
+            cluster,
+            restored,
+        })
     }
 
     /// Serves on `listener` until `shutdown` completes, then stops
     /// accepting, saves every room, tells every client, and returns.
     pub async fn serve(self, listener: TcpListener, shutdown: impl Future) {
-        let Server { shared, restored } = self;
+        let Server {
+            shared,
+            cluster,
+            restored,
+        } = self;
         if let Ok(addr) = listener.local_addr() {
             tracing::info!(%addr, restored, "tabula server listening");
         }
@@ -184,7 +196,7 @@ impl Server {
         tracing::info!("shutting down: saving rooms and telling clients");
         drop(listener);
         let _ = stop_tx.send(true);
-        if let Some(cluster) = &shared.cluster {
+        if let Some(cluster) = &cluster {
             // No more renewing or claiming: the rooms stop here now.
             cluster.stop_holding().await;
         }
@@ -198,7 +210,7 @@ impl Server {
         for wait in waits {
             let _ = tokio::time::timeout(Duration::from_secs(5), wait).await;
         }
-        if let Some(cluster) = &shared.cluster {
+        if let Some(cluster) = &cluster {
             // Saved and stopped: the other nodes take the rooms over now.
             cluster.leave(&shared).await;
         }

@@ -11,29 +11,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+pub use crate::accounts::Account;
 use crate::address_limits::AddressLimits;
 use crate::address_slots::AddressSlots;
 use crate::analyses::Analyses;
 use crate::api_tokens::ApiTokens;
 use crate::backlogs::Backlogs;
 use crate::challenges::Challenges;
-use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
+use crate::nodes::{Nodes, PlayerNews};
 use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
 use crate::thinking::Thinking;
-
-/// A registered account, as the registry keeps it for sign-in.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Account {
-    /// The player id it belongs to.
-    pub player_id: String,
-    /// The reserved name, as registered.
-    pub name: String,
-    /// The argon2id PHC string.
-    pub hash: String,
-}
 
 /// Sign-in failures allowed per minute, per connection and per name (and
 /// wrong private-room codes, per connection).
@@ -138,8 +128,8 @@ pub struct Shared {
     pub analyses: Arc<Analyses>,
     /// The cores the AI seats, hints and analyses share.
     pub thinking: Arc<Thinking>,
-    /// This node's part of a cluster (`--redis`); `None` on a server alone.
-    pub cluster: Option<Arc<Cluster>>,
+    /// The other nodes of a cluster (`--redis`); `None` on a server alone.
+    pub nodes: Option<Arc<dyn Nodes>>,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -153,7 +143,7 @@ impl Shared {
     pub fn new(
         config: Config,
         store: Store,
-        cluster: Option<Arc<Cluster>>,
+        nodes: Option<Arc<dyn Nodes>>,
         players: Vec<PlayerRow>,
         accounts: Vec<AccountRow>,
         api_tokens: Vec<ApiTokenRow>,
@@ -210,7 +200,7 @@ impl Shared {
             next_conn: AtomicU64::new(1),
             rooms_created: AtomicU64::new(0),
             engine_slots,
-            cluster,
+            nodes,
         }
     }
 
@@ -318,8 +308,8 @@ impl Shared {
 
     /// Tells the other nodes of a cluster of a saved change to the players
     /// (nothing on a server alone).
-    pub fn tell_nodes(&self, news: crate::cluster::PlayerNews) {
-        if let Some(cluster) = &self.cluster {
+    pub fn tell_nodes(&self, news: PlayerNews) {
+        if let Some(cluster) = &self.nodes {
             cluster.players_changed(news);
         }
     }
@@ -328,7 +318,7 @@ impl Shared {
     /// every node of a cluster.
     pub fn player_online(&self, conn: u64, outlet: crate::outlet::Outlet, identity: &Identity) {
         let player = self.challenges().connect(conn, outlet, identity);
-        if let Some(cluster) = &self.cluster {
+        if let Some(cluster) = &self.nodes {
             cluster.online(player);
         }
     }
@@ -336,7 +326,7 @@ impl Shared {
     /// A connection closed: its player is offline once it was their last.
     pub fn player_offline(&self, conn: u64) {
         let gone = self.challenges().disconnect(conn);
-        if let (Some(cluster), Some(player_id)) = (&self.cluster, gone) {
+        if let (Some(cluster), Some(player_id)) = (&self.nodes, gone) {
             cluster.offline(player_id);
         }
     }
@@ -344,7 +334,7 @@ impl Shared {
     /// Sends `message` to every connection of `player_id`, on any node.
     pub fn tell_player(&self, player_id: &str, message: tabula_shared::protocol::ServerMessage) {
         let (text, nodes) = self.challenges().tell(player_id, message);
-        if let Some(cluster) = &self.cluster {
+        if let Some(cluster) = &self.nodes {
             for node in nodes {
                 cluster.tell(&node, player_id, text.clone());
             }

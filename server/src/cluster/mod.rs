@@ -36,11 +36,10 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::challenges::Challenge;
 use crate::handle::{Caller, ConnId, RoomCommand, RoomHandle};
-use crate::identity::Identity;
 use crate::lobby::Change;
+use crate::nodes::{Nodes, PlayerNews};
 use crate::outlet::{Outlet, SendError};
-use crate::registry::{Account, Shared};
-use crate::store::ApiTokenRow;
+use crate::registry::Shared;
 use link::Link;
 use proxy::Proxy;
 use relay::RelayTo;
@@ -71,21 +70,6 @@ pub struct Cluster {
     /// Held by the tenancy loop while it renews and claims; set to `true`
     /// when the node stops holding rooms (it is stopping).
     holding: tokio::sync::Mutex<bool>,
-}
-
-/// A saved change to the players every node keeps in memory.
-pub enum PlayerNews {
-    /// An account was registered.
-    Registered(Account, Identity),
-    /// A bot account got an API token.
-    ApiToken(ApiTokenRow, Identity),
-    /// An API token was revoked.
-    ApiTokenRevoked {
-        /// The bot account.
-        player_id: String,
-        /// The token.
-        id: String,
-    },
 }
 
 /// Another node's connection in this node's rooms.
@@ -128,10 +112,7 @@ impl Cluster {
 
     /// Starts this node's part: announcing its rooms' changes, listening to
     /// the others, and holding and claiming leases.
-    pub fn start(shared: &Arc<Shared>) {
-        let Some(cluster) = shared.cluster.clone() else {
-            return;
-        };
+    pub fn start(shared: &Arc<Shared>, cluster: Arc<Cluster>) {
         let teller = cluster.clone();
         shared.lobby.tell_cluster(move |change| {
             let news = match change {
@@ -585,5 +566,35 @@ fn forget_silent_nodes(shared: &Shared, cluster: &Cluster) {
     };
     for visitor in gone {
         leave_rooms(visitor);
+    }
+}
+
+impl Nodes for Cluster {
+    fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn lease(&self) -> Duration {
+        self.lease
+    }
+
+    fn players_changed(&self, news: PlayerNews) {
+        Cluster::players_changed(self, news);
+    }
+
+    fn online(&self, player: PlayerInfo) {
+        Cluster::online(self, player);
+    }
+
+    fn offline(&self, player_id: String) {
+        Cluster::offline(self, player_id);
+    }
+
+    fn tell(&self, node: &str, player_id: &str, text: String) {
+        Cluster::tell(self, node, player_id, text);
+    }
+
+    fn challenge(&self, node: &str, challenge_id: &str, challenge: &Challenge) {
+        Cluster::challenge(self, node, challenge_id, challenge);
     }
 }

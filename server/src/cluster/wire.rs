@@ -5,9 +5,9 @@
 use serde::{Deserialize, Serialize};
 use tabula_shared::protocol::{ClientMessage, PlayerInfo, RoomId, RoomOptions, RoomSummary};
 
+use crate::accounts::Account;
 use crate::handle::ConnId;
 use crate::identity::Identity;
-use crate::registry::Account;
 use crate::store::ApiTokenRow;
 
 /// A node's name in the cluster: made fresh each time a node starts.

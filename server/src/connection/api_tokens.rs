@@ -9,8 +9,8 @@ use tabula_shared::protocol::{ErrorCode, ServerMessage};
 
 use super::Handler;
 use crate::api_tokens::{hash, new_secret};
-use crate::cluster::PlayerNews;
 use crate::identity::Identity;
+use crate::nodes::PlayerNews;
 use crate::store::ApiTokenRow;
 use crate::wall_clock::now_ms;
 

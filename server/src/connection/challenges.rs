@@ -70,7 +70,7 @@ impl Handler {
             .encode(),
         );
         drop(challenges);
-        if let Some(cluster) = &self.shared.cluster {
+        if let Some(cluster) = &self.shared.nodes {
             for node in nodes {
                 cluster.challenge(&node, &challenge_id, &challenge);
             }

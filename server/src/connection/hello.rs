@@ -9,8 +9,8 @@ use tabula_shared::protocol::{ClientMessage, ErrorCode, PROTOCOL_VERSION, Server
 use super::Handler;
 use crate::accounts;
 use crate::address_limits::Limited;
-use crate::cluster::PlayerNews;
 use crate::identity::Identity;
+use crate::nodes::PlayerNews;
 use crate::registry::Account;
 use crate::store::{AccountRow, PlayerRow, StoreError};
 

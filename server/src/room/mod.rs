@@ -323,11 +323,15 @@ pub async fn create(
     // takeover finds. A cluster node takes its lease first: no other node
     // may claim the saved room. When the save fails, the room is not made
     // and the lease runs out (expired leases of no room are cleared).
-    if let Some(cluster) = room.shared.cluster.clone() {
+    if let Some(nodes) = room.shared.nodes.clone() {
         let taken = room
             .shared
             .store
-            .renew_leases(cluster.node.clone(), vec![room.id.clone()], cluster.lease)
+            .renew_leases(
+                nodes.node().to_string(),
+                vec![room.id.clone()],
+                nodes.lease(),
+            )
             .await;
         if let Err(e) = taken {
             tracing::warn!(room = %room.id, error = %e, "could not take the new room's lease");
@@ -452,7 +456,7 @@ impl Room {
                     // Members on other nodes of a cluster reconnect and
                     // resume where the room runs next (this node's own
                     // connections are closing anyway).
-                    if self.shared.cluster.is_some() {
+                    if self.shared.nodes.is_some() {
                         self.close_members("the server is restarting; reconnect");
                     }
                     refuse_queued(&mut self.rx);
