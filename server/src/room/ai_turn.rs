@@ -92,21 +92,21 @@ impl Room {
     /// being thought about; the answer comes back as [`RoomCommand::AiMove`].
     pub(super) fn maybe_ask_ai(&mut self) {
         // While the store cannot save, the room's retry asks again later.
-        if self.ai_thinking || self.backing_off() {
+        if self.ai.thinking || self.backing_off() {
             return;
         }
         let Some(seat) = self.to_act() else { return };
         let Some(level) = self.ai_seat(seat) else {
             return;
         };
-        self.ai_thinking = true;
-        self.ai_generation += 1;
-        let generation = self.ai_generation;
+        self.ai.thinking = true;
+        self.ai.generation += 1;
+        let generation = self.ai.generation;
         let game = self.game.live().clone();
         let budget = self.shared.config.ai_budget;
-        let seed = self.ai_seed ^ (self.game.len() as u64).wrapping_mul(0x9E37_79B9);
+        let seed = self.ai.seed ^ (self.game.len() as u64).wrapping_mul(0x9E37_79B9);
         let me = self.me.clone();
-        let engine = self.engine.clone();
+        let engine = self.ai.engine.clone();
         let thinking = self.shared.thinking.clone();
         tokio::spawn(async move {
             // Counted as a busy core while it thinks; never waits for one.
@@ -152,7 +152,7 @@ impl Room {
     /// stays for the move it is asked): the game is over, or nobody is here
     /// to play it. Its next turn starts it again.
     pub(super) fn stop_engine(&self) {
-        if let Some(engine) = &self.engine
+        if let Some(engine) = &self.ai.engine
             && let Ok(mut engine) = engine.try_lock()
         {
             engine.stop();
@@ -162,8 +162,8 @@ impl Room {
     /// Makes any AI move still being thought about arrive as out of date,
     /// and lets [`Room::maybe_ask_ai`] ask again.
     pub(super) fn forget_ai_thought(&mut self) {
-        self.ai_generation += 1;
-        self.ai_thinking = false;
+        self.ai.generation += 1;
+        self.ai.thinking = false;
     }
 
     /// Plays the AI's answer, if its seat is still the one to act.

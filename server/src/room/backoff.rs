@@ -33,6 +33,19 @@ pub(super) struct SaveBackoff {
     told: bool,
 }
 
+/// How the room's saves stand: any trouble, and what is owed after it.
+#[derive(Debug, Default)]
+pub(super) struct Saving {
+    /// Set while the store cannot save.
+    pub(super) backoff: Option<SaveBackoff>,
+    /// A save worked after the room was told it could not: the notice that
+    /// it can again is owed, told after the command that saved.
+    pub(super) again_owed: bool,
+    /// A save timed out since the last command: whether it will still land
+    /// is unknown, so the room's state as told is saved again behind it.
+    pub(super) outcome_unknown: bool,
+}
+
 impl Room {
     /// The outcome of a save: `Ok` clears the room's trouble; an error
     /// starts or lengthens its back-off and becomes an `internal` refusal.
@@ -45,20 +58,20 @@ impl Room {
     ) -> Result<T, Refusal> {
         match result {
             Ok(value) => {
-                if let Some(trouble) = self.backoff.take() {
+                if let Some(trouble) = self.saving.backoff.take() {
                     tracing::info!(room = %self.id, "saving works again");
                     // Told after what was saved: its events may already
                     // carry their numbers (see [`Room::tell_saving_again`]).
-                    self.saving_again_owed |= trouble.told;
+                    self.saving.again_owed |= trouble.told;
                 }
                 Ok(value)
             }
             Err(e) => {
                 if matches!(e, StoreError::TimedOut(_)) {
-                    self.save_outcome_unknown = true;
+                    self.saving.outcome_unknown = true;
                 }
                 let now = Instant::now();
-                match &mut self.backoff {
+                match &mut self.saving.backoff {
                     Some(b) => {
                         tracing::debug!(room = %self.id, error = %e, what, "still cannot save");
                         b.retry_at = now + b.delay;
@@ -68,7 +81,7 @@ impl Room {
                     None => {
                         tracing::error!(room = %self.id, error = %e, what,
                             "the server cannot save; retrying with a growing delay");
-                        self.backoff = Some(SaveBackoff {
+                        self.saving.backoff = Some(SaveBackoff {
                             delay: FIRST_DELAY * 2,
                             retry_at: now + FIRST_DELAY,
                             retry_pending: true,
@@ -86,17 +99,22 @@ impl Room {
 
     /// Whether the room waits before trying again what it could not save.
     pub(super) fn backing_off(&self) -> bool {
-        self.backoff.is_some_and(|b| Instant::now() < b.retry_at)
+        self.saving
+            .backoff
+            .is_some_and(|b| Instant::now() < b.retry_at)
     }
 
     /// When a retry is owed, the time to run it.
     pub(super) fn retry_deadline(&self) -> Option<Instant> {
-        self.backoff.filter(|b| b.retry_pending).map(|b| b.retry_at)
+        self.saving
+            .backoff
+            .filter(|b| b.retry_pending)
+            .map(|b| b.retry_at)
     }
 
     /// Marks the owed retry as run; true when it was due.
     pub(super) fn take_due_retry(&mut self) -> bool {
-        match &mut self.backoff {
+        match &mut self.saving.backoff {
             Some(b) if b.retry_pending && b.retry_at <= Instant::now() => {
                 b.retry_pending = false;
                 true
@@ -108,7 +126,7 @@ impl Room {
     /// Tells the room, once, that the server cannot save: its own next step
     /// (the AI's move, a time-out) waits until it can.
     pub(super) fn tell_save_trouble(&mut self) {
-        if let Some(trouble) = &mut self.backoff
+        if let Some(trouble) = &mut self.saving.backoff
             && !trouble.told
         {
             trouble.told = true;
@@ -120,7 +138,7 @@ impl Room {
     /// showed it has been told: that change's events were numbered before
     /// the save, so a notice in between would take one of their numbers.
     pub(super) fn tell_saving_again(&mut self) {
-        if std::mem::take(&mut self.saving_again_owed) {
+        if std::mem::take(&mut self.saving.again_owed) {
             self.notice("The server can save again.");
         }
     }
@@ -141,7 +159,7 @@ impl Room {
     /// up holding what the players were told. Not awaited: the disk may
     /// still be stalled.
     pub(super) fn supersede_unknown_save(&mut self) {
-        if !std::mem::take(&mut self.save_outcome_unknown) {
+        if !std::mem::take(&mut self.saving.outcome_unknown) {
             return;
         }
         let Some(state) = self.state_ahead(0) else {

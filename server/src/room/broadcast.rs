@@ -22,9 +22,6 @@ fn with_request_id(pushed: &str, id: u64) -> String {
     format!("{{\"request_id\":{id},{body}")
 }
 
-/// How many recent events a room keeps for clients that resume with `since`.
-const EVENT_LOG: usize = 512;
-
 impl Room {
     /// What the lobby shows of this room.
     pub(super) fn summary(&self) -> RoomSummary {
@@ -42,7 +39,7 @@ impl Room {
     pub(super) fn snapshot(&self, seat: Option<Seat>) -> RoomSnapshot {
         RoomSnapshot {
             summary: self.summary(),
-            seq: self.seq,
+            seq: self.history.last(),
             record: self.game.record().clone(),
             result: self.result.clone(),
             clock: self.clock.as_ref().map(Clock::view),
@@ -78,7 +75,7 @@ impl Room {
     pub(super) fn emit(&mut self, event: RoomEvent) {
         let frame = ServerFrame::push(ServerMessage::Event {
             room_id: self.id.clone(),
-            seq: self.seq + 1,
+            seq: self.history.next(),
             event,
         });
         self.send_numbered(frame.encode().into(), None);
@@ -88,19 +85,15 @@ impl Room {
     /// connection's copy carries its request's id: the event is the answer
     /// to that request.
     pub(super) fn send_numbered(&mut self, text: Utf8Bytes, reply: Option<Reply>) {
-        self.seq += 1;
         // An event numbered ahead of time (a saved action) must get the
         // number it carries: two events with one number would be one too
         // many for a client that drops numbers it has seen.
         debug_assert!(
-            text.contains(&format!("\"seq\":{},\"event\"", self.seq)),
+            text.contains(&format!("\"seq\":{},\"event\"", self.history.next())),
             "event numbered {} sent as {text}",
-            self.seq
+            self.history.next()
         );
-        self.log.push_back((self.seq, text.clone()));
-        if self.log.len() > EVENT_LOG {
-            self.log.pop_front();
-        }
+        self.history.record(text.clone());
         // Players first: with many spectators, the opponent is not kept
         // waiting behind them.
         let mut slow = Vec::new();

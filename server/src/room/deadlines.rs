@@ -21,7 +21,7 @@ impl Room {
             && let Some((_, t)) = self.clock.as_ref().and_then(Clock::deadline)
         {
             // A time-out that could not be saved waits for the next retry.
-            consider(self.backoff.map_or(t, |b| t.max(b.retry_at)));
+            consider(self.saving.backoff.map_or(t, |b| t.max(b.retry_at)));
         }
         if let Some(t) = self.retry_deadline() {
             consider(t);
@@ -30,7 +30,7 @@ impl Room {
             consider(t + self.idle_ttl());
         }
         if self.waiting_for_seeds()
-            && let Some(t) = self.seed_deadline
+            && let Some(t) = self.dice.seed_deadline
         {
             consider(t);
         }
@@ -63,9 +63,9 @@ impl Room {
     /// Handles a deadline; true when the room should close.
     pub(super) async fn on_deadline(&mut self) -> bool {
         self.free_abandoned_seats();
-        if self.seed_deadline.is_some_and(|t| t <= Instant::now()) {
+        if self.dice.seed_deadline.is_some_and(|t| t <= Instant::now()) {
             // The wait for dice seeds is over: roll without the missing ones.
-            self.seed_deadline = None;
+            self.dice.seed_deadline = None;
             self.after_change().await;
         }
         if self.take_due_retry() {

@@ -52,16 +52,16 @@ impl Room {
     /// no player seeds yet.
     pub(super) fn new_match_dice(&mut self) {
         let salt = format!("rematch-{:016x}", self.rng.next_u64());
-        self.dice_seed = commit_dice(&self.shared, self.game.dice_mut(), &salt);
-        self.seeds_given = [false; 2];
-        self.seed_deadline = None;
+        self.dice.seed = commit_dice(&self.shared, self.game.dice_mut(), &salt);
+        self.dice.seeds_given = [false; 2];
+        self.dice.seed_deadline = None;
     }
 
     /// The dice of the next roll (an opening roll's `[white, black]` too)
     /// from the match's stream; `None` for a room without a proof (Gomoku,
     /// or a match that began before verifiable dice), which rolls the old way.
     pub(super) fn stream_roll(&self) -> Option<[u8; 2]> {
-        let seed = self.dice_seed.as_ref()?;
+        let seed = self.dice.seed.as_ref()?;
         let proof = self.game.record().dice()?;
         let actions = self.game.record().bg_actions()?;
         Some(proof.stream_with(seed).next_roll(actions))
@@ -72,7 +72,7 @@ impl Room {
     /// generator.
     pub(super) fn next_roll(&mut self) -> [u8; 2] {
         self.stream_roll()
-            .or_else(|| self.redeal.pop_front())
+            .or_else(|| self.dice.redeal.pop_front())
             .unwrap_or_else(|| self.fresh_roll())
     }
 
@@ -103,20 +103,20 @@ impl Room {
     /// match has a proof, its first roll is to come, a human seat has not
     /// sent its seed, and the wait since the game started is not over.
     pub(super) fn waiting_for_seeds(&self) -> bool {
-        self.dice_seed.is_some()
+        self.dice.seed.is_some()
             && self.result.is_none()
             && self.game_started
-            && self.seed_deadline.is_some_and(|t| Instant::now() < t)
+            && self.dice.seed_deadline.is_some_and(|t| Instant::now() < t)
             && self.before_first_roll()
             && (0..2).any(|i| {
-                !self.seeds_given[i] && self.seats[i].as_ref().is_some_and(|p| p.ai.is_none())
+                !self.dice.seeds_given[i] && self.seats[i].as_ref().is_some_and(|p| p.ai.is_none())
             })
     }
 
     /// Starts the opening roll's wait for the players' seeds (the game has
     /// just started, or a restarted room resumes before its first roll).
     pub(super) fn start_seed_wait(&mut self) {
-        self.seed_deadline = Some(Instant::now() + self.shared.config.dice_seed_wait);
+        self.dice.seed_deadline = Some(Instant::now() + self.shared.config.dice_seed_wait);
     }
 
     /// `dice_seed`: `seat` adds its seed to the match's dice. Saved, then
@@ -137,7 +137,7 @@ impl Room {
         if self.result.is_some() {
             return Err(refuse(ErrorCode::IllegalMove, "the match is over"));
         }
-        if self.dice_seed.is_none() || self.game.record().dice().is_none() {
+        if self.dice.seed.is_none() || self.game.record().dice().is_none() {
             return Err(refuse(
                 ErrorCode::IllegalMove,
                 "this match began before verifiable dice: it has no commitment",
@@ -157,7 +157,7 @@ impl Room {
             self.roll_back(before);
             return Err(refuse(ErrorCode::BadRequest, e.to_string()));
         }
-        self.seeds_given[idx(seat)] = true;
+        self.dice.seeds_given[idx(seat)] = true;
         self.save_or_undo(before, vec![RoomEvent::DiceSeed { seat, seed }])
             .await?;
         self.after_change().await;
@@ -167,7 +167,7 @@ impl Room {
     /// A seat was given up before the game began: its player's seed goes
     /// with it, so that whoever sits there next gives their own.
     pub(super) fn forget_seed(&mut self, seat: Seat) {
-        self.seeds_given[idx(seat)] = false;
+        self.dice.seeds_given[idx(seat)] = false;
         if !self.before_first_roll() {
             return;
         }
@@ -187,7 +187,7 @@ impl Room {
     /// Reveals the match's server seed in the record (the match is over);
     /// returns the revealed proof, for the `game_over` event.
     pub(super) fn reveal_dice(&mut self) -> Option<DiceProof> {
-        let seed = self.dice_seed.clone()?;
+        let seed = self.dice.seed.clone()?;
         let Some(Some(proof)) = self.game.dice_mut() else {
             return None;
         };

@@ -186,13 +186,9 @@ impl Room {
                 seat,
             },
         );
-        let resumable = since.filter(|&n| {
-            n <= self.seq && self.log.front().is_some_and(|(first, _)| *first <= n + 1)
-                || n == self.seq
-        });
-        match resumable {
-            Some(n) => {
-                for (_, text) in self.log.iter().filter(|(s, _)| *s > n) {
+        match since.and_then(|n| self.history.since(n)) {
+            Some(missed) => {
+                for text in missed {
                     let _ = caller.tx.send_text(text);
                 }
             }

@@ -15,6 +15,7 @@
 //! a room does while the store cannot save), and `broadcast` (answers,
 //! numbered events, the lobby's summary).
 
+mod ai_seat;
 mod ai_turn;
 mod backoff;
 mod broadcast;
@@ -22,6 +23,8 @@ mod chat;
 mod clock;
 mod deadlines;
 mod dice;
+mod history;
+mod match_dice;
 mod members;
 mod moves;
 mod offers;
@@ -38,7 +41,6 @@ use std::time::Instant;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use tabula_shared::fair_dice::ServerSeed;
 use tabula_shared::game::{Game, ReplayError};
 use tabula_shared::protocol::{
     ChatLine, ColourChoice, ErrorCode, GameOptions, GameRecord, GameResult, Opponent, PendingOffer,
@@ -47,18 +49,19 @@ use tabula_shared::protocol::{
 use tabula_shared::seat::Seat;
 use tokio::sync::mpsc;
 use tokio::time::sleep_until;
-use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
-use crate::engines::EnginePlayer;
 use crate::handle::{ConnId, RoomCommand, RoomHandle, refuse_queued};
 use crate::identity::Identity;
 use crate::registry::Shared;
 use crate::wall_clock::now_ms;
 
+use ai_seat::AiSeat;
 use ai_turn::{ai_player, engine_player, engine_seat};
-use backoff::SaveBackoff;
+use backoff::Saving;
 use clock::Clock;
+use history::History;
+use match_dice::MatchDice;
 use members::Member;
 pub use saved::restore;
 use saved::{SavedRoom, instant_of_ms};
@@ -80,30 +83,19 @@ struct Room {
     /// The game: its record and the rules state replayed from it.
     game: Game,
     result: Option<GameResult>,
-    seq: u64,
-    log: VecDeque<(u64, Utf8Bytes)>,
+    /// The events told, numbered, and the most recent of them.
+    history: History,
     clock: Option<Clock>,
     offers: Vec<PendingOffer>,
     /// Set once both seats were filled and the first game began.
     game_started: bool,
     chat: VecDeque<ChatLine>,
-    /// See [`SavedRoom::redeal`].
-    redeal: VecDeque<[u8; 2]>,
-    /// See [`SavedRoom::dice_seed`].
-    dice_seed: Option<ServerSeed>,
-    /// See [`SavedRoom::seeds_given`].
-    seeds_given: [bool; 2],
-    /// Until when the match's opening roll waits for the human players'
-    /// dice seeds (set when the game starts; see [`Room::waiting_for_seeds`]).
-    seed_deadline: Option<Instant>,
+    /// Where the match's rolls come from.
+    dice: MatchDice,
     muted: bool,
     rng: StdRng,
-    ai_seed: u64,
-    ai_generation: u64,
-    ai_thinking: bool,
-    /// The host's engine playing the AI seat, when the opponent is one;
-    /// shared with the task asking it, which holds it while it thinks.
-    engine: Option<Arc<tokio::sync::Mutex<EnginePlayer>>>,
+    /// The AI opponent's state, when there is one.
+    ai: AiSeat,
     started_at: i64,
     game_no: u32,
     /// When the room last had nobody in it (for closing idle rooms).
@@ -116,17 +108,11 @@ struct Room {
     /// What the lobby was last told, so an unchanged summary (most moves)
     /// costs no trip to the lobby's lock.
     published: Option<RoomSummary>,
-    /// Set while the store cannot save: see [`SaveBackoff`].
-    backoff: Option<SaveBackoff>,
-    /// A save worked after the room was told it could not: the notice that
-    /// it can again is owed, told after the command that saved.
-    saving_again_owed: bool,
+    /// How the room's saves stand (see [`Saving`]).
+    saving: Saving,
     /// The handle the lobby lists the room under, until [`Room::list`]
     /// gives it to the lobby.
     handle: Option<RoomHandle>,
-    /// A save timed out since the last command: whether it will still land
-    /// is unknown, so the room's state as told is saved again behind it.
-    save_outcome_unknown: bool,
 }
 
 type Refusal = (ErrorCode, String);
@@ -364,22 +350,25 @@ impl Room {
             members: HashMap::new(),
             game,
             result: saved.result,
-            seq: saved.seq,
-            log: VecDeque::new(),
+            history: History::starting_after(saved.seq),
             clock: saved.clock,
             offers: saved.offers,
             game_started: saved.game_started,
             chat: saved.chat,
-            redeal: saved.redeal,
-            dice_seed: saved.dice_seed,
-            seeds_given: saved.seeds_given,
-            seed_deadline: None,
+            dice: MatchDice {
+                seed: saved.dice_seed,
+                seeds_given: saved.seeds_given,
+                seed_deadline: None,
+                redeal: saved.redeal,
+            },
             muted: saved.spectators_muted,
             rng,
-            ai_seed,
-            ai_generation: 0,
-            ai_thinking: false,
-            engine,
+            ai: AiSeat {
+                seed: ai_seed,
+                generation: 0,
+                thinking: false,
+                engine,
+            },
             started_at: saved.started_at,
             game_no: saved.game_no,
             empty_since: Some(instant_of_ms(saved.empty_since_ms)),
@@ -388,10 +377,8 @@ impl Room {
             rx,
             shared,
             published: None,
-            backoff: None,
-            saving_again_owed: false,
+            saving: Saving::default(),
             handle: None,
-            save_outcome_unknown: false,
         };
         room.handle = Some(handle);
         Ok(room)
@@ -445,8 +432,8 @@ impl Room {
                     if let Some(note) = note {
                         self.notice(&note);
                     }
-                    if generation == self.ai_generation {
-                        self.ai_thinking = false;
+                    if generation == self.ai.generation {
+                        self.ai.thinking = false;
                         self.on_ai_move(action).await;
                     }
                 }

@@ -100,7 +100,7 @@ impl Room {
         let clock = self.clock.as_ref().map(Clock::view);
         // Saved (as one small row) before it is broadcast. The event is put
         // together from the same JSON, not serialised a second time.
-        let seq = self.seq + 1 + u64::from(preface.is_some());
+        let seq = self.history.next() + u64::from(preface.is_some());
         let turn = self.turn();
         let passed = self.passed(&entry, &turn);
         let action = serde_json::to_string(&entry).unwrap_or_default();
@@ -166,9 +166,9 @@ impl Room {
         // A roll that did not happen is dealt again by the next one (from
         // the stream, the record being back where it was, it is anyway).
         if let ActionRecord::Backgammon(BgAction::Roll { dice, .. }) = entry
-            && self.dice_seed.is_none()
+            && self.dice.seed.is_none()
         {
-            self.redeal.push_front(*dice);
+            self.dice.redeal.push_front(*dice);
         }
     }
 
@@ -242,7 +242,7 @@ impl Room {
                 let entry = ActionRecord::Backgammon(BgAction::NextGame);
                 self.game_no += 1;
                 // Rolls a takeback cut belong to the game just over.
-                self.redeal.clear();
+                self.dice.redeal.clear();
                 let done = self.commit(entry, None, None).await.is_ok();
                 if !done {
                     self.game_no -= 1;
@@ -269,7 +269,7 @@ impl Room {
             clock.stop(false);
         }
         self.result = Some(result.clone());
-        self.redeal.clear();
+        self.dice.redeal.clear();
         self.offers.clear();
         // The dice are revealed with the finished game, however it ended.
         let dice = self.reveal_dice();

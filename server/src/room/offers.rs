@@ -206,14 +206,14 @@ impl Room {
         // match's stream they come again by themselves).
         let mut redeal: VecDeque<[u8; 2]> = taken_back
             .iter()
-            .filter(|_| self.dice_seed.is_none())
+            .filter(|_| self.dice.seed.is_none())
             .filter_map(|action| match action {
                 ActionRecord::Backgammon(BgAction::Roll { dice, .. }) => Some(*dice),
                 _ => None,
             })
             .collect();
-        redeal.append(&mut self.redeal);
-        self.redeal = redeal;
+        redeal.append(&mut self.dice.redeal);
+        self.dice.redeal = redeal;
         // The offers still pending were about the position taken back:
         // each ends, and is told as ended, before the takeback.
         let ended: Vec<RoomEvent> = self

@@ -1,16 +1,15 @@
 //! [`Checkpoint`]: a room's game state as it was before a change, so that a
 //! change the store could not save is undone instead of told.
 
-use std::collections::VecDeque;
 use std::time::Instant;
 
-use tabula_shared::fair_dice::ServerSeed;
 use tabula_shared::game::Game;
 use tabula_shared::protocol::{GameResult, PendingOffer, PlayerInfo};
 use tabula_shared::seat::Seat;
 
 use super::Room;
 use super::clock::Clock;
+use super::match_dice::MatchDice;
 use crate::handle::ConnId;
 
 /// Everything a change to a room may alter that the store keeps (and the
@@ -35,14 +34,8 @@ pub(super) struct Checkpoint {
     away_since: [Option<Instant>; 2],
     /// Each member's seat (a rematch swaps them).
     member_seats: Vec<(ConnId, Option<Seat>)>,
-    /// Rolls waiting to be dealt again.
-    redeal: VecDeque<[u8; 2]>,
-    /// The match's secret dice seed.
-    dice_seed: Option<ServerSeed>,
-    /// Which seats gave their dice seed.
-    seeds_given: [bool; 2],
-    /// Until when the opening roll waits for seeds.
-    seed_deadline: Option<Instant>,
+    /// The match's dice.
+    dice: MatchDice,
     /// Whether spectators were muted.
     muted: bool,
     /// Whether the first game had begun.
@@ -62,10 +55,7 @@ impl Room {
             seats: self.seats.clone(),
             away_since: self.away_since,
             member_seats: self.members.iter().map(|(c, m)| (*c, m.seat)).collect(),
-            redeal: self.redeal.clone(),
-            dice_seed: self.dice_seed.clone(),
-            seeds_given: self.seeds_given,
-            seed_deadline: self.seed_deadline,
+            dice: self.dice.clone(),
             muted: self.muted,
             game_started: self.game_started,
         }
@@ -85,10 +75,7 @@ impl Room {
             seats,
             away_since,
             member_seats,
-            redeal,
-            dice_seed,
-            seeds_given,
-            seed_deadline,
+            dice,
             muted,
             game_started,
         } = checkpoint;
@@ -105,10 +92,7 @@ impl Room {
                 member.seat = seat;
             }
         }
-        self.redeal = redeal;
-        self.dice_seed = dice_seed;
-        self.seeds_given = seeds_given;
-        self.seed_deadline = seed_deadline;
+        self.dice = dice;
         self.muted = muted;
         self.game_started = game_started;
     }

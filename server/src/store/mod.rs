@@ -22,6 +22,7 @@
 //! `sqlite` and `postgres` modules, the two backends; the rating maths, the
 //! name keys, the rows and their views know no database.
 
+mod database;
 mod error;
 mod keys;
 mod postgres;
@@ -35,12 +36,14 @@ mod views;
 mod write;
 
 use std::path::Path;
+use std::sync::Arc;
 
 use tabula_shared::protocol::{
     DiceStatsReport, FinishedGame as GameView, GameAnalysis, GameKind, GameSummary,
     LeaderboardEntry, LeaderboardPeriod, RatingChange,
 };
 
+use self::database::Database;
 pub use self::error::StoreError;
 pub use self::keys::{look_key, name_key};
 use self::postgres::Postgres;
@@ -59,30 +62,11 @@ use self::write::Write;
 #[derive(Clone)]
 pub struct Store {
     /// The database behind the handle.
-    db: Backend,
-}
-
-/// The database behind a [`Store`].
-#[derive(Clone)]
-enum Backend {
-    /// The embedded file, the default.
-    Sqlite(Sqlite),
-    /// A PostgreSQL database (`--database postgres://...`).
-    Postgres(Postgres),
+    db: Arc<dyn Database>,
 }
 
 /// How long the store's callers wait for an answer unless told otherwise.
 const ANSWER_WITHIN: std::time::Duration = std::time::Duration::from_secs(10);
-
-/// Calls the same method on whichever backend `$store` has.
-macro_rules! on_backend {
-    ($store:expr, $db:ident => $call:expr) => {
-        match &$store.db {
-            Backend::Sqlite($db) => $call,
-            Backend::Postgres($db) => $call,
-        }
-    };
-}
 
 impl Store {
     /// Opens (creating when needed) `tabula.db` in `dir`, reads what it holds,
@@ -96,8 +80,7 @@ impl Store {
     /// server still uses the directory after `wait`.
     pub fn open(dir: &Path, wait: std::time::Duration) -> Result<(Store, Loaded), StoreError> {
         let (db, loaded) = Sqlite::open(dir, wait)?;
-        let db = Backend::Sqlite(db);
-        Ok((Store { db }, loaded))
+        Ok((Store { db: Arc::new(db) }, loaded))
     }
 
     /// Connects to the PostgreSQL database at `url` (`postgres://user@host/db`),
@@ -117,16 +100,17 @@ impl Store {
         node: Option<&str>,
     ) -> Result<(Store, Loaded), StoreError> {
         let (db, loaded) = Postgres::open(url, wait, node).await?;
-        let db = Backend::Postgres(db);
-        Ok((Store { db }, loaded))
+        Ok((Store { db: Arc::new(db) }, loaded))
     }
 
     /// Sets how long a caller waits for the store's answer before it gets
-    /// [`StoreError::TimedOut`] (10 s unless set).
+    /// [`StoreError::TimedOut`] (10 s unless set). Only before the handle
+    /// is cloned: a shared store keeps its limit.
     pub fn set_answer_within(&mut self, limit: std::time::Duration) {
-        match &mut self.db {
-            Backend::Sqlite(db) => db.set_answer_within(limit),
-            Backend::Postgres(db) => db.set_answer_within(limit),
+        if let Some(db) = Arc::get_mut(&mut self.db) {
+            db.set_answer_within(limit);
+        } else {
+            tracing::warn!("the store's answer limit was set after it was shared; unchanged");
         }
     }
 
@@ -134,7 +118,7 @@ impl Store {
     /// data directory (a server started next on it may open it at once).
     /// Writes and reads queued after this fail with [`StoreError::Closed`].
     pub async fn close(&self) {
-        on_backend!(self, db => db.close().await)
+        self.db.close().await
     }
 
     /// Queues `write` now and returns how ratings moved once it is committed.
@@ -144,11 +128,7 @@ impl Store {
         write: Write,
         abandonable: bool,
     ) -> std::pin::Pin<Box<dyn Future<Output = Result<Vec<RatingChange>, StoreError>> + Send>> {
-        match &self.db {
-            Backend::Sqlite(db) if abandonable => Box::pin(db.queue(write)),
-            Backend::Sqlite(db) => Box::pin(db.queue_unconditionally(write)),
-            Backend::Postgres(db) => Box::pin(db.queue(write, abandonable)),
-        }
+        self.db.queue(write, abandonable)
     }
 
     /// Queues `write` now and returns its outcome once it is committed
@@ -244,7 +224,7 @@ impl Store {
         offset: u32,
         limit: u32,
     ) -> Result<(u32, Vec<GameSummary>), StoreError> {
-        on_backend!(self, db => db.list_games(player_id, offset, limit).await)
+        self.db.list_games(player_id, offset, limit).await
     }
 
     /// Renews this node's leases on `rooms`; returns the rooms it still
@@ -255,10 +235,7 @@ impl Store {
         rooms: Vec<String>,
         ttl: std::time::Duration,
     ) -> Result<Vec<String>, StoreError> {
-        match &self.db {
-            Backend::Postgres(db) => db.renew_leases(node, rooms, ttl).await,
-            Backend::Sqlite(_) => Err(StoreError::NoCluster),
-        }
+        self.db.renew_leases(node, rooms, ttl).await
     }
 
     /// Claims the rooms whose lease ran out (or that have none) for this
@@ -268,36 +245,30 @@ impl Store {
         node: String,
         ttl: std::time::Duration,
     ) -> Result<Vec<(String, String, Vec<AppendedAction>)>, StoreError> {
-        match &self.db {
-            Backend::Postgres(db) => db.claim_rooms(node, ttl).await,
-            Backend::Sqlite(_) => Err(StoreError::NoCluster),
-        }
+        self.db.claim_rooms(node, ttl).await
     }
 
     /// Lets go of this node's leases, for the other nodes to claim at once.
     pub async fn release_leases(&self, node: String) -> Result<(), StoreError> {
-        match &self.db {
-            Backend::Postgres(db) => db.release_leases(node).await,
-            Backend::Sqlite(_) => Err(StoreError::NoCluster),
-        }
+        self.db.release_leases(node).await
     }
 
     /// The player whose resume token this is (a guest, who is not kept in
     /// memory between visits), if the store has one.
     pub async fn player_by_token(&self, token: String) -> Result<Option<PlayerRow>, StoreError> {
-        on_backend!(self, db => db.player_by_token(token).await)
+        self.db.player_by_token(token).await
     }
 
     /// One finished game with its record, if the id is known.
     pub async fn game(&self, game_id: String) -> Result<Option<GameView>, StoreError> {
-        on_backend!(self, db => db.game(game_id).await)
+        self.db.game(game_id).await
     }
 
     /// A finished game's saved analysis, if it has one (one that no longer
     /// parses is logged and treated as missing, so it is made again).
     pub async fn analysis(&self, game_id: String) -> Result<Option<GameAnalysis>, StoreError> {
         let id = game_id.clone();
-        let json = on_backend!(self, db => db.analysis(game_id).await)?;
+        let json = self.db.analysis(game_id).await?;
         Ok(json.and_then(|json| {
             serde_json::from_str(&json)
                 .inspect_err(
@@ -325,7 +296,7 @@ impl Store {
     /// The dice of every finished Backgammon game, and `player_id`'s own
     /// rolls in them (the `dice_stats` answer).
     pub async fn dice_stats(&self, player_id: String) -> Result<DiceStatsReport, StoreError> {
-        on_backend!(self, db => db.dice_stats(player_id).await)
+        self.db.dice_stats(player_id).await
     }
 
     /// The top 50 of a game's leaderboard.
@@ -336,7 +307,7 @@ impl Store {
         bots: bool,
         now_ms: i64,
     ) -> Result<Vec<LeaderboardEntry>, StoreError> {
-        on_backend!(self, db => db.leaderboard(kind, period, bots, now_ms).await)
+        self.db.leaderboard(kind, period, bots, now_ms).await
     }
 }
 
@@ -398,14 +369,9 @@ mod tests {
         };
         let player = store.save_player(row);
         store.save_room("r-1".into(), "{}".into()).await.unwrap();
-        let Backend::Sqlite(db) = &store.db else {
-            unreachable!("a SQLite store")
-        };
-        let players = db
-            .read(|conn| conn.query_row("SELECT COUNT(*) FROM players", [], |r| r.get::<_, i64>(0)))
-            .await
-            .unwrap();
-        assert_eq!(players, 1);
+        // Committed by the time the room's save is: the reader finds it.
+        let found = store.player_by_token("t-1".into()).await.unwrap();
+        assert_eq!(found.map(|p| p.name).as_deref(), Some("Ada"));
         player.await.unwrap();
     }
 

@@ -16,17 +16,23 @@ mod schema;
 mod statements;
 mod writer;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use tabula_shared::protocol::RatingChange;
+use tabula_shared::protocol::{
+    DiceStatsReport, FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, RatingChange,
+};
 use tokio::sync::mpsc;
 use tokio_postgres::{Client, NoTls};
 
 use self::reader::Reader;
 use super::StoreError;
+use super::database::{Answer, Database};
 use super::request::{Request, queue};
-use super::rows::Loaded;
+use super::rows::{AppendedAction, Loaded, PlayerRow};
 use super::write::Write;
 
 /// A handle to the PostgreSQL backend; cheap to clone.
@@ -167,5 +173,75 @@ pub(super) fn reason(e: &tokio_postgres::Error) -> String {
             None => format!("{}: {}", db.code().code(), db.message()),
         },
         None => e.to_string(),
+    }
+}
+
+impl Database for Postgres {
+    fn set_answer_within(&mut self, limit: Duration) {
+        Postgres::set_answer_within(self, limit);
+    }
+
+    fn queue(&self, write: Write, abandonable: bool) -> Answer<'static, Vec<RatingChange>> {
+        Box::pin(Postgres::queue(self, write, abandonable))
+    }
+
+    fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(Postgres::close(self))
+    }
+
+    fn list_games(
+        &self,
+        player_id: String,
+        offset: u32,
+        limit: u32,
+    ) -> Answer<'_, (u32, Vec<GameSummary>)> {
+        Box::pin(Postgres::list_games(self, player_id, offset, limit))
+    }
+
+    fn player_by_token(&self, token: String) -> Answer<'_, Option<PlayerRow>> {
+        Box::pin(Postgres::player_by_token(self, token))
+    }
+
+    fn game(&self, game_id: String) -> Answer<'_, Option<GameView>> {
+        Box::pin(Postgres::game(self, game_id))
+    }
+
+    fn analysis(&self, game_id: String) -> Answer<'_, Option<String>> {
+        Box::pin(Postgres::analysis(self, game_id))
+    }
+
+    fn dice_stats(&self, player_id: String) -> Answer<'_, DiceStatsReport> {
+        Box::pin(Postgres::dice_stats(self, player_id))
+    }
+
+    fn leaderboard(
+        &self,
+        kind: GameKind,
+        period: LeaderboardPeriod,
+        bots: bool,
+        now_ms: i64,
+    ) -> Answer<'_, Vec<LeaderboardEntry>> {
+        Box::pin(Postgres::leaderboard(self, kind, period, bots, now_ms))
+    }
+
+    fn renew_leases(
+        &self,
+        node: String,
+        rooms: Vec<String>,
+        ttl: Duration,
+    ) -> Answer<'_, Vec<String>> {
+        Box::pin(Postgres::renew_leases(self, node, rooms, ttl))
+    }
+
+    fn claim_rooms(
+        &self,
+        node: String,
+        ttl: Duration,
+    ) -> Answer<'_, Vec<(String, String, Vec<AppendedAction>)>> {
+        Box::pin(Postgres::claim_rooms(self, node, ttl))
+    }
+
+    fn release_leases(&self, node: String) -> Answer<'_, ()> {
+        Box::pin(Postgres::release_leases(self, node))
     }
 }

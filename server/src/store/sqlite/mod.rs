@@ -17,7 +17,9 @@ mod reader;
 mod schema;
 mod writer;
 
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::thread;
 
 use rusqlite::Connection;
@@ -26,9 +28,14 @@ use tokio::sync::mpsc;
 use self::action_log::ActionLog;
 use self::reader::ReadJob;
 use super::StoreError;
+use super::database::{Answer, Database};
 use super::request::Request;
-use super::rows::Loaded;
+use super::rows::{Loaded, PlayerRow};
 use super::write::Write;
+use tabula_shared::protocol::{
+    DiceStatsReport, FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry,
+    LeaderboardPeriod, RatingChange,
+};
 
 pub use self::inspect::{read_finished_games, read_saved_room};
 
@@ -173,4 +180,57 @@ fn keep_freed_c_heap() {
 /// Runs one SQL statement with no parameters, prepared once per connection.
 fn exec(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
     conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+impl Database for Sqlite {
+    fn set_answer_within(&mut self, limit: std::time::Duration) {
+        Sqlite::set_answer_within(self, limit);
+    }
+
+    fn queue(&self, write: Write, abandonable: bool) -> Answer<'static, Vec<RatingChange>> {
+        if abandonable {
+            Box::pin(Sqlite::queue(self, write))
+        } else {
+            Box::pin(Sqlite::queue_unconditionally(self, write))
+        }
+    }
+
+    fn close(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(Sqlite::close(self))
+    }
+
+    fn list_games(
+        &self,
+        player_id: String,
+        offset: u32,
+        limit: u32,
+    ) -> Answer<'_, (u32, Vec<GameSummary>)> {
+        Box::pin(Sqlite::list_games(self, player_id, offset, limit))
+    }
+
+    fn player_by_token(&self, token: String) -> Answer<'_, Option<PlayerRow>> {
+        Box::pin(Sqlite::player_by_token(self, token))
+    }
+
+    fn game(&self, game_id: String) -> Answer<'_, Option<GameView>> {
+        Box::pin(Sqlite::game(self, game_id))
+    }
+
+    fn analysis(&self, game_id: String) -> Answer<'_, Option<String>> {
+        Box::pin(Sqlite::analysis(self, game_id))
+    }
+
+    fn dice_stats(&self, player_id: String) -> Answer<'_, DiceStatsReport> {
+        Box::pin(Sqlite::dice_stats(self, player_id))
+    }
+
+    fn leaderboard(
+        &self,
+        kind: GameKind,
+        period: LeaderboardPeriod,
+        bots: bool,
+        now_ms: i64,
+    ) -> Answer<'_, Vec<LeaderboardEntry>> {
+        Box::pin(Sqlite::leaderboard(self, kind, period, bots, now_ms))
+    }
 }
