@@ -4,7 +4,7 @@
 //! seed (and so does the replay viewer), and the dice statistics screen
 //! shows the server's counts.
 //!
-//! The helpers are the few of `ui.rs` this needs (that file is long enough).
+//! The helpers are copies of the few in `common/mod.rs` that this needs.
 
 use std::net::SocketAddr;
 use std::time::Duration;

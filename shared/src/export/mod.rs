@@ -44,7 +44,7 @@
 //! [`gnubg_sgf`].
 //!
 //! Both Backgammon exports were checked by importing them into GNU
-//! Backgammon 1.07 (`shared/tests/export_gnubg.rs`): it reads the same
+//! Backgammon 1.07 (`shared/tests/export_gnubg/`): it reads the same
 //! games, the same actions by the same players with the same dice and
 //! positions, and the same results and match score. The opening roll's tie
 //! re-rolls are not written (neither format has them); the dice of the

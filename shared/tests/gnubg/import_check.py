@@ -1,7 +1,7 @@
 """gnubg side of Tabula's export check.
 
 Runs INSIDE GNU Backgammon:  gnubg -t -q -p import_check.py
-Started by shared/tests/export_gnubg.rs; not meant to be run by hand.
+Started by shared/tests/export_gnubg/gnubg.rs; not meant to be run by hand.
 
 Environment:
   TABULA_OUT    output file (JSON lines; gnubg's own chatter stays on stdout)
