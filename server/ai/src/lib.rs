@@ -11,21 +11,19 @@
 //!   (`data/bg-expert-v1.bin`) is the Intermediate at 0-ply and, with
 //!   evaluation noise, the two levels below.
 //! - [`analysis`]: the review of a finished game and hints, by the Experts.
-//! - [`sample_games`]: whole recorded games between levels (benches, tests).
 //! - [`rng`]: the one seeded generator every level, tool and test draws from.
 //!
-//! The crate depends on the game rules (`tabula-shared`) only. Its tools are
-//! binaries here: `pbrain-tabula` (Gomocup engine), `gomoku-arena`,
-//! `bg-engine` (bgharness engine), `bg-arena`, and `bg-train`, which holds
-//! the training code itself (TD(λ) self-play, the supervised fit on look-ahead
-//! labels, the heuristic's tuner) so that
-//! the library does not.
+//! The crate depends on the game rules (`tabula-shared`) only, and holds
+//! what plays and analyses. The tools that measure, train and tune it are
+//! the `tabula-ai-tools` crate (`server/ai-tools/`); the evaluation fit
+//! (`gomoku::tune`, feature `tuning`) and the test suites
+//! (`gomoku::tactics`, `gomoku::puzzles`, feature `suites`) are compiled
+//! only for them (and for this crate's own tests).
 
 pub mod analysis;
 pub mod backgammon;
 pub mod gomoku;
 pub mod rng;
-pub mod sample_games;
 
 use std::time::Duration;
 

@@ -61,7 +61,7 @@ pub const START: Params = Params {
 
 /// The tuned constants used by Beginner and Intermediate, produced from
 /// [`START`] by
-/// `cargo run --release -p tabula-ai --bin bg-train -- heuristic --seed 1 --games 3000 --iters 200`.
+/// `cargo run --release -p tabula-ai-tools --bin bg-train -- heuristic --seed 1 --games 3000 --iters 200`.
 pub const TUNED: Params = Params {
     cb: 2.0,
     cbp: 1.0,

@@ -56,10 +56,13 @@ pub mod ordering;
 mod pattern;
 pub mod pcode;
 mod pos;
+#[cfg(any(test, feature = "suites"))]
 pub mod puzzles;
 pub mod review;
 mod search;
+#[cfg(any(test, feature = "suites"))]
 pub mod tactics;
+#[cfg(feature = "tuning")]
 pub mod tune;
 
 use std::time::Duration;

@@ -419,6 +419,7 @@ impl Pos {
     /// How many empty cells have each pattern code ([`super::pcode`]) for
     /// `me` (feature `code`) and for the other side (`pcode::N + code`),
     /// all-dead cells left out: the features of the code table's fit.
+    #[cfg(any(test, feature = "tuning"))]
     pub fn code_counts(&self, me: Color) -> Vec<(u16, u16)> {
         let mut counts = vec![0u16; 2 * pcode::N];
         for (side, c) in [(0, me), (pcode::N, 1 - me)] {

@@ -3,7 +3,7 @@
 Runs INSIDE GNU Backgammon:
 
     TABULA_OUT=decisions.jsonl TABULA_DECISIONS=1000 TABULA_SEED=1 \
-        /usr/games/gnubg -t -q -p server/ai/tools/decisions.py
+        /usr/games/gnubg -t -q -p server/ai-tools/tools/decisions.py
 
 gnubg plays money games against itself (0-ply, cubeless, dice from Python's
 `random.Random(f"{seed}:{game}")`, the opening roll the first non-double).
@@ -19,7 +19,7 @@ the second half, as in the bgharness `ext:` protocol). `equity` is gnubg's
 cubeless money equity of the play for the mover at 1-ply (the position after
 the play, the opponent on roll, looked ahead over the opponent's 21 rolls),
 so a player's error on the decision is the best equity minus that of its
-play. `server/ai/tools/rate_plays.py` rates a player on the file.
+play. `server/ai-tools/tools/rate_plays.py` rates a player on the file.
 
 The phase is that of the position before the play: "bearoff" when both sides
 are past each other with all of the mover's checkers in its home board,

@@ -1,7 +1,7 @@
 """gnubg side of Tabula's analysis check.
 
 Runs INSIDE GNU Backgammon:  gnubg -t -q -p analyse.py
-Started by server/ai/tests/analysis_gnubg.rs; not meant to be run by hand.
+Started by server/ai-tools/tests/analysis_gnubg.rs; not meant to be run by hand.
 
 Environment:
   TABULA_OUT    output file (JSON lines)

@@ -9,12 +9,12 @@
 //! games at once.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --bin gomoku-arena -- --a expert --b beginner \
+//! cargo run --release -p tabula-ai-tools --bin gomoku-arena -- --a expert --b beginner \
 //!     --openings 50 --budget-ms 200 --rule freestyle --size 15
-//! cargo run --release -p tabula-ai --bin gomoku-arena -- \
+//! cargo run --release -p tabula-ai-tools --bin gomoku-arena -- \
 //!     --a pbrain:target/release/pbrain-tabula --b pbrain:/tmp/v1/pbrain-tabula \
 //!     --openings 50 --budget-ms 1000 --jobs 2
-//! cargo run --release -p tabula-ai --bin gomoku-arena -- --vcf-bench
+//! cargo run --release -p tabula-ai-tools --bin gomoku-arena -- --vcf-bench
 //! ```
 
 mod audit;

@@ -1,7 +1,7 @@
 """Rates a Backgammon player's checker play on a decision set made by
 `decisions.py` (gnubg's 1-ply equity of every legal play).
 
-    python3 server/ai/tools/rate_plays.py --decisions decisions.jsonl \
+    python3 server/ai-tools/tools/rate_plays.py --decisions decisions.jsonl \
         -- target/release/bg-engine --level expert
 
 The player is any program speaking bgharness's `ext:` protocol (one line

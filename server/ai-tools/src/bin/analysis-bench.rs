@@ -8,8 +8,9 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use tabula_ai::Level;
 use tabula_ai::analysis::{self, GOMOKU_NODES};
-use tabula_ai::{Level, sample_games};
+use tabula_ai_tools::sample_games;
 use tabula_shared::protocol::GameRecord;
 
 #[derive(Parser)]

@@ -8,10 +8,10 @@ use tabula_shared::game::{BgAction, apply_bg};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, GomokuConfig};
 use tabula_shared::protocol::GameRecord;
 
-use crate::Level;
-use crate::backgammon::{self, Decision};
-use crate::gomoku::{self, Limits};
-use crate::rng::{Rng, mix_seed};
+use tabula_ai::Level;
+use tabula_ai::backgammon::{self, Decision};
+use tabula_ai::gomoku::{self, Limits};
+use tabula_ai::rng::{Rng, mix_seed};
 
 /// A money game (cube in use) between `levels` (White's, Black's), with
 /// dice from `seed` and `budget` per decision.

@@ -18,7 +18,7 @@
 //! only fits what was loaded.
 //!
 //! ```text
-//! cargo run --release -p tabula-ai --bin gomoku-tune -- --games 3000 --nodes 4000 --jobs 2 \
+//! cargo run --release -p tabula-ai-tools --bin gomoku-tune -- --games 3000 --nodes 4000 --jobs 2 \
 //!     --seed 6 --codes-out codes.txt
 //! ```
 

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use tabula_ai::analysis::{self, GOMOKU_NODES};
-use tabula_ai::{Level, gomoku, sample_games};
+use tabula_ai::{Level, gomoku};
+use tabula_ai_tools::sample_games;
 use tabula_shared::backgammon::{BgMatch, MatchConfig, Side};
 use tabula_shared::game::{BgAction, LiveGame, apply_bg};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, GomokuConfig, Point};

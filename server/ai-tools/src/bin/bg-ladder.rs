@@ -8,14 +8,15 @@
 //! ones, the error per close decision (mp), missed and wrong doubles, wrong
 //! takes and passes.
 //!
-//! `cargo run --release -p tabula-ai --bin bg-ladder -- --games 20`
-//! `cargo run --release -p tabula-ai --bin bg-ladder -- --games 30 --length 3 --levels expert`
+//! `cargo run --release -p tabula-ai-tools --bin bg-ladder -- --games 20`
+//! `cargo run --release -p tabula-ai-tools --bin bg-ladder -- --games 30 --length 3 --levels expert`
 
 use std::time::{Duration, Instant};
 
 use clap::Parser;
+use tabula_ai::Level;
 use tabula_ai::analysis::{self, GOMOKU_NODES};
-use tabula_ai::{Level, sample_games};
+use tabula_ai_tools::sample_games;
 use tabula_shared::backgammon::MatchConfig;
 use tabula_shared::protocol::{GameAnalysis, GameRecord};
 
