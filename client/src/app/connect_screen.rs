@@ -84,6 +84,11 @@ impl ConnectScreen {
                     .text_edit_singleline(&mut settings.name)
                     .labelled_by(l.id);
                 probe::mark("name", field.rect);
+                // The complaint was about the name as it was: editing it
+                // takes the complaint away.
+                if field.changed() {
+                    self.name_error = None;
+                }
                 ui.end_row();
                 if let Some(reason) = &self.name_error {
                     ui.label("");

@@ -421,6 +421,35 @@ fn a_bad_name_does_not_connect() {
     assert!(app.connect.name_error.is_some());
 }
 
+/// The "name is empty" line under the field went away only at the next
+/// attempt, so it stood beside the name just typed.
+#[test]
+fn typing_a_name_takes_the_complaint_about_it_away() {
+    use egui_kittest::kittest::Queryable;
+    let (mut app, _rx) = app();
+    app.settings.name = String::new();
+    app.apply(Command::Connect);
+    let mut h = egui_kittest::Harness::builder()
+        .with_size([1280.0, 800.0])
+        .with_accessibility_check(false)
+        .build_ui_state(|ui, app: &mut TabulaApp| app.draw(ui), app);
+    h.run_steps(2);
+    assert!(h.query_by_label_contains("the name is empty").is_some());
+    let name = || egui::accesskit::Role::TextInput;
+    h.query_all_by_role(name())
+        .next()
+        .expect("the name field")
+        .click();
+    h.run_steps(2);
+    h.query_all_by_role(name())
+        .next()
+        .expect("the name field")
+        .type_text("Ada");
+    h.run_steps(2);
+    assert_eq!(h.state().settings.name, "Ada");
+    assert!(h.query_by_label_contains("the name is empty").is_none());
+}
+
 #[test]
 fn disconnect_forgets_the_room_and_the_screens() {
     let (mut app, mut rx) = app();
