@@ -186,58 +186,6 @@ impl Cluster {
         }
     }
 
-    /// Tells the other nodes of a change to the players they keep in
-    /// memory (an account, an API token), once it is saved.
-    pub fn players_changed(&self, news: PlayerNews) {
-        self.announce(&match news {
-            PlayerNews::Registered(account, identity) => News::Registered { account, identity },
-            PlayerNews::ApiToken(row, identity) => News::ApiToken { row, identity },
-            PlayerNews::ApiTokenRevoked { player_id, id } => {
-                News::ApiTokenRevoked { player_id, id }
-            }
-        });
-    }
-
-    /// A player connected here.
-    pub fn online(&self, player: PlayerInfo) {
-        self.announce(&News::Online {
-            node: self.node.clone(),
-            player,
-        });
-    }
-
-    /// A player's last connection here closed.
-    pub fn offline(&self, player_id: String) {
-        self.announce(&News::Offline {
-            node: self.node.clone(),
-            player_id,
-        });
-    }
-
-    /// Passes the frame `text` on to `player_id`'s connections on `node`.
-    pub fn tell(&self, node: &str, player_id: &str, text: String) {
-        self.send(
-            node,
-            &ToNode::Tell {
-                player_id: player_id.to_string(),
-                text,
-            },
-        );
-    }
-
-    /// Hands challenge `challenge_id` to `node`, where its target is online.
-    pub fn challenge(&self, node: &str, challenge_id: &str, challenge: &Challenge) {
-        self.send(
-            node,
-            &ToNode::Challenge {
-                challenge_id: challenge_id.to_string(),
-                from: challenge.from.clone(),
-                to: challenge.to.clone(),
-                options: challenge.options.clone(),
-            },
-        );
-    }
-
     /// Stops renewing and claiming (the node is stopping), once the round
     /// in progress is over.
     pub async fn stop_holding(&self) {
@@ -578,23 +526,55 @@ impl Nodes for Cluster {
         self.lease
     }
 
+    /// Tells the other nodes of a change to the players they keep in
+    /// memory (an account, an API token), once it is saved.
     fn players_changed(&self, news: PlayerNews) {
-        Cluster::players_changed(self, news);
+        self.announce(&match news {
+            PlayerNews::Registered(account, identity) => News::Registered { account, identity },
+            PlayerNews::ApiToken(row, identity) => News::ApiToken { row, identity },
+            PlayerNews::ApiTokenRevoked { player_id, id } => {
+                News::ApiTokenRevoked { player_id, id }
+            }
+        });
     }
 
+    /// A player connected here.
     fn online(&self, player: PlayerInfo) {
-        Cluster::online(self, player);
+        self.announce(&News::Online {
+            node: self.node.clone(),
+            player,
+        });
     }
 
+    /// A player's last connection here closed.
     fn offline(&self, player_id: String) {
-        Cluster::offline(self, player_id);
+        self.announce(&News::Offline {
+            node: self.node.clone(),
+            player_id,
+        });
     }
 
+    /// Passes the frame `text` on to `player_id`'s connections on `node`.
     fn tell(&self, node: &str, player_id: &str, text: String) {
-        Cluster::tell(self, node, player_id, text);
+        self.send(
+            node,
+            &ToNode::Tell {
+                player_id: player_id.to_string(),
+                text,
+            },
+        );
     }
 
+    /// Hands challenge `challenge_id` to `node`, where its target is online.
     fn challenge(&self, node: &str, challenge_id: &str, challenge: &Challenge) {
-        Cluster::challenge(self, node, challenge_id, challenge);
+        self.send(
+            node,
+            &ToNode::Challenge {
+                challenge_id: challenge_id.to_string(),
+                from: challenge.from.clone(),
+                to: challenge.to.clone(),
+                options: challenge.options.clone(),
+            },
+        );
     }
 }
