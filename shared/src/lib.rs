@@ -13,3 +13,4 @@ pub mod gomoku;
 pub mod names;
 pub mod protocol;
 pub mod seat;
+pub mod tournament;
