@@ -35,6 +35,8 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::Busy => "error.busy",
         ErrorCode::HintsOff => "error.hints_off",
         ErrorCode::Internal => "error.internal",
+        ErrorCode::TournamentFull => "error.tournament_full",
+        ErrorCode::TournamentStarted => "error.tournament_started",
     }
 }
 
@@ -77,6 +79,8 @@ mod tests {
             ErrorCode::Internal,
             ErrorCode::Busy,
             ErrorCode::HintsOff,
+            ErrorCode::TournamentFull,
+            ErrorCode::TournamentStarted,
         ];
         let mut seen = std::collections::BTreeSet::new();
         for code in codes {

@@ -39,6 +39,7 @@ use crate::wall_clock::now_ms;
 mod api_tokens;
 mod challenges;
 mod hello;
+mod tournaments;
 
 /// A token bucket: `burst` requests at once, refilled at `rate` per second.
 struct RateLimit {
@@ -396,6 +397,10 @@ impl Handler {
             }
             (Some(identity), _) => identity.clone(),
         };
+        let message = match self.on_tournament_request(rid, &identity, message).await {
+            Ok(()) => return,
+            Err(other) => other,
+        };
         match message {
             ClientMessage::ListRooms => {
                 if self.lobby.is_none() {
@@ -627,6 +632,7 @@ impl Handler {
     /// guest's identity go from memory (the store keeps it).
     fn disconnected(&mut self) {
         self.shared.player_offline(self.id);
+        self.left_tournaments();
         if let Some(identity) = &self.identity
             && !identity.registered
         {

@@ -33,6 +33,8 @@ mod registry;
 mod room;
 mod store;
 mod thinking;
+mod tournament_desk;
+mod tournaments;
 mod wall_clock;
 pub mod web_client;
 
@@ -119,6 +121,12 @@ impl Server {
             loaded.accounts,
             loaded.api_tokens,
         ));
+        // Before the rooms: a room that ended just before the restart
+        // reports to its tournament as it comes back.
+        let tournaments = tournaments::restore(&shared, &loaded.tournaments);
+        if tournaments > 0 {
+            tracing::info!(tournaments, "tournaments restored");
+        }
         let mut restored = 0;
         for (id, state, appended) in &loaded.rooms {
             match room::restore(&shared, state, appended) {

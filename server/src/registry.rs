@@ -130,6 +130,8 @@ pub struct Shared {
     pub thinking: Arc<Thinking>,
     /// The other nodes of a cluster (`--redis`); `None` on a server alone.
     pub nodes: Option<Arc<dyn Nodes>>,
+    /// The tournaments' mailboxes and list.
+    pub tournament_desk: crate::tournament_desk::TournamentDesk,
 }
 
 /// Locks a mutex, recovering from a poisoned lock (a panic elsewhere must not
@@ -201,6 +203,7 @@ impl Shared {
             rooms_created: AtomicU64::new(0),
             engine_slots,
             nodes,
+            tournament_desk: Default::default(),
         }
     }
 

@@ -125,6 +125,11 @@ impl TabulaApp {
             // The client works out legal plays itself (it never asks).
             ServerMessage::Ok
             | ServerMessage::Pong
+            // The client has no tournament screens yet.
+            | ServerMessage::TournamentCreated { .. }
+            | ServerMessage::TournamentList { .. }
+            | ServerMessage::Tournament { .. }
+            | ServerMessage::TournamentGame { .. }
             | ServerMessage::LegalPlays { .. }
             | ServerMessage::ApiToken { .. }
             | ServerMessage::ApiTokens { .. } => {}

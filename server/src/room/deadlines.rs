@@ -36,7 +36,7 @@ impl Room {
         }
         if !self.game_started {
             for t in self.away_since.iter().flatten() {
-                consider(*t + self.shared.config.grace);
+                consider(*t + self.seat_wait());
             }
         }
         deadline
@@ -60,9 +60,21 @@ impl Room {
         (self.result.is_none() && t <= Instant::now()).then_some(seat)
     }
 
+    /// How long a seat waits for its player before the game: the grace
+    /// period, or a tournament's forfeit time.
+    pub(super) fn seat_wait(&self) -> Duration {
+        match &self.tournament {
+            Some(link) => Duration::from_secs(u64::from(link.forfeit_secs)),
+            None => self.shared.config.grace,
+        }
+    }
+
     /// Handles a deadline; true when the room should close.
     pub(super) async fn on_deadline(&mut self) -> bool {
         self.free_abandoned_seats();
+        if self.forfeit_if_absent().await {
+            return false;
+        }
         if self.dice.seed_deadline.is_some_and(|t| t <= Instant::now()) {
             // The wait for dice seeds is over: roll without the missing ones.
             self.dice.seed_deadline = None;
@@ -99,6 +111,9 @@ impl Room {
         if self.game_started {
             return;
         }
+        if self.tournament.is_some() {
+            return;
+        }
         for seat in [Seat::First, Seat::Second] {
             let gone =
                 self.away_since[idx(seat)].is_some_and(|t| t.elapsed() >= self.shared.config.grace);
@@ -114,6 +129,11 @@ impl Room {
 
     /// Whether the room has been empty for its whole idle time-out.
     pub(super) fn should_close(&self) -> bool {
+        // A tournament's game stays until it has a result: the clock or
+        // the forfeit time ends it.
+        if self.tournament.is_some() && self.result.is_none() {
+            return false;
+        }
         self.empty_since
             .is_some_and(|t| t.elapsed() >= self.idle_ttl())
             && self.members.is_empty()

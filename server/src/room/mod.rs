@@ -28,6 +28,7 @@ mod match_dice;
 mod members;
 mod moves;
 mod offers;
+mod paired;
 mod requests;
 mod saved;
 mod undo;
@@ -54,6 +55,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use crate::handle::{ConnId, RoomCommand, RoomHandle, refuse_queued};
 use crate::identity::Identity;
 use crate::registry::Shared;
+use crate::tournament_desk::TournamentLink;
 use crate::wall_clock::now_ms;
 
 use ai_seat::AiSeat;
@@ -63,6 +65,7 @@ use clock::Clock;
 use history::History;
 use match_dice::MatchDice;
 use members::Member;
+pub use paired::create_paired;
 pub use saved::restore;
 use saved::{SavedRoom, instant_of_ms};
 
@@ -113,6 +116,8 @@ struct Room {
     /// The handle the lobby lists the room under, until [`Room::list`]
     /// gives it to the lobby.
     handle: Option<RoomHandle>,
+    /// The tournament this game was paired for.
+    tournament: Option<TournamentLink>,
 }
 
 type Refusal = (ErrorCode, String);
@@ -275,6 +280,44 @@ pub async fn create(
         ai: None,
         bot: creator.bot,
     });
+    let first = NewRoom {
+        id,
+        options,
+        code,
+        seats,
+        record,
+        dice_seed,
+        away: [creator_seat == Seat::First, creator_seat == Seat::Second],
+        tournament: None,
+    };
+    launch(shared, first, rng).await
+}
+
+/// A room about to be made: what [`launch`] saves and starts.
+struct NewRoom {
+    id: RoomId,
+    options: RoomOptions,
+    code: Option<String>,
+    seats: [Option<PlayerInfo>; 2],
+    record: GameRecord,
+    dice_seed: Option<tabula_shared::fair_dice::ServerSeed>,
+    /// The seats whose players have yet to come (their grace starts now).
+    away: [bool; 2],
+    tournament: Option<TournamentLink>,
+}
+
+/// Saves a new room, lists it and starts its actor.
+async fn launch(shared: &Arc<Shared>, new: NewRoom, rng: StdRng) -> Result<RoomId, Refusal> {
+    let NewRoom {
+        id,
+        options,
+        code,
+        seats,
+        record,
+        dice_seed,
+        away,
+        tournament,
+    } = new;
     let saved = SavedRoom {
         id: id.clone(),
         clock: options.time_control.map(|tc| Clock {
@@ -299,11 +342,16 @@ pub async fn create(
         seeds_given: [false; 2],
         empty_since_ms: None,
         chat: VecDeque::new(),
+        tournament,
     };
     let mut room = Room::from_saved(shared.clone(), saved, rng)
         .map_err(|e| refuse(ErrorCode::BadRequest, format!("bad game options: {e}")))?;
-    // A creator who never joins does not hold the room open forever.
-    room.away_since[idx(creator_seat)] = Some(Instant::now());
+    // A player who never comes does not hold the room open forever.
+    for (i, away) in away.into_iter().enumerate() {
+        if away {
+            room.away_since[i] = Some(Instant::now());
+        }
+    }
     // Saved before anyone hears of it (the creator, the lobby, the other
     // nodes), so that a room someone was told of is one a restart or a
     // takeover finds. A cluster node takes its lease first: no other node
@@ -379,6 +427,7 @@ impl Room {
             published: None,
             saving: Saving::default(),
             handle: None,
+            tournament: saved.tournament,
         };
         room.handle = Some(handle);
         Ok(room)

@@ -318,6 +318,7 @@ impl Room {
         };
         self.forget_ai_thought();
         self.stop_engine();
+        self.report_to_tournament(&result);
         self.emit(RoomEvent::GameOver {
             result,
             game_id: Some(game_id),

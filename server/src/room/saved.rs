@@ -16,6 +16,7 @@ use super::undo::Checkpoint;
 use super::{Refusal, Room, now_ms, refuse, room_rng};
 use crate::registry::Shared;
 use crate::store::AppendedAction;
+use crate::tournament_desk::TournamentLink;
 use tabula_shared::fair_dice::ServerSeed;
 
 /// How far a restored room's event numbers jump past the saved one: more than
@@ -67,6 +68,9 @@ pub(super) struct SavedRoom {
     /// conversation (absent in rooms saved before chat was kept).
     #[serde(default, skip_serializing_if = "VecDeque::is_empty")]
     pub(super) chat: VecDeque<ChatLine>,
+    /// The tournament the game was paired for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) tournament: Option<TournamentLink>,
 }
 
 /// The instant a Unix time in ms was, as near as `Instant` can say; now
@@ -142,6 +146,11 @@ pub fn restore(
     // A match restored before its first roll waits again for the seeds of
     // players coming back.
     room.start_seed_wait();
+    // The tournament may not have heard of a game that ended just before
+    // the restart (it ignores a result it has).
+    if let Some(result) = room.result.clone() {
+        room.report_to_tournament(&result);
+    }
     room.spawn();
     Ok(id)
 }
@@ -175,6 +184,7 @@ impl Room {
                 .empty_since
                 .map(|t| now_ms() - t.elapsed().as_millis() as i64),
             chat: self.chat.clone(),
+            tournament: self.tournament.clone(),
         }
     }
 

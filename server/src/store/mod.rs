@@ -167,6 +167,16 @@ impl Store {
         async move { done.await.map(|_| ()) }
     }
 
+    /// Saves a tournament's whole state (kept after it ends: its
+    /// crosstable stays in the history).
+    pub fn save_tournament(
+        &self,
+        id: String,
+        state: String,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Tournament { id, state })
+    }
+
     /// Saves one action of a running room (cheaper than [`Store::save_room`]).
     pub fn append_action(
         &self,

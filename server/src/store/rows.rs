@@ -108,4 +108,6 @@ pub struct Loaded {
     pub api_tokens: Vec<ApiTokenRow>,
     /// Every saved room: (id, state JSON, actions appended since, in order).
     pub rooms: Vec<(String, String, Vec<AppendedAction>)>,
+    /// Every tournament: (id, state JSON).
+    pub tournaments: Vec<(String, String)>,
 }

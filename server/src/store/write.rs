@@ -45,6 +45,13 @@ pub(super) enum Write {
         /// When it was made (Unix ms).
         created_at: i64,
     },
+    /// A tournament's whole state.
+    Tournament {
+        /// The tournament.
+        id: String,
+        /// Its state, JSON.
+        state: String,
+    },
     /// Commit what was queued before, then stop the writer and release the
     /// data directory; answered once it is released.
     Close,

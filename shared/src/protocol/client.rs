@@ -5,8 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ErrorCode, GameKind, LeaderboardPeriod, OfferKind, PlayerAction, Role, RoomId, RoomOptions,
-    default_page,
+    ErrorCode, GameKind, HostAction, LeaderboardPeriod, OfferKind, PlayerAction, Role, RoomId,
+    RoomOptions, TournamentId, TournamentSpec, default_page,
 };
 use crate::backgammon::{Play, ResignKind};
 use crate::gomoku::{Point, Swap2Choice};
@@ -254,6 +254,50 @@ pub enum ClientMessage {
     DiceStats,
     /// An application-level ping; the server answers `pong`.
     Ping,
+    /// Create a tournament (registered players); the reply is
+    /// `tournament_created`, then `tournament` messages as it changes (you
+    /// watch it). You host it: you are not an entrant unless you join.
+    CreateTournament {
+        /// The format, game, clock and limits.
+        spec: TournamentSpec,
+    },
+    /// Ask for the listed tournaments (open, running and recently
+    /// finished); the reply is `tournament_list`.
+    ListTournaments,
+    /// See a tournament and follow it: a `tournament` message now and on
+    /// every change, until `unwatch_tournament`.
+    WatchTournament {
+        /// The tournament.
+        tournament_id: TournamentId,
+    },
+    /// Stop following a tournament.
+    UnwatchTournament {
+        /// The tournament.
+        tournament_id: TournamentId,
+    },
+    /// Enter a tournament that has not started (a private one with its
+    /// code). When you are paired you are sent `tournament_game`.
+    JoinTournament {
+        /// The tournament.
+        tournament_id: TournamentId,
+        /// A private tournament's code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// Leave a tournament: before the start, you are no longer entered;
+    /// after it, you are not paired again (a game in play goes on).
+    WithdrawTournament {
+        /// The tournament.
+        tournament_id: TournamentId,
+    },
+    /// The host: start, pause, resume or end a tournament, remove an
+    /// entrant, or add an AI level or engine.
+    ManageTournament {
+        /// The tournament.
+        tournament_id: TournamentId,
+        /// What to do.
+        action: HostAction,
+    },
 }
 
 impl ClientMessage {
@@ -293,6 +337,13 @@ impl ClientMessage {
         "dice_seed",
         "dice_stats",
         "ping",
+        "create_tournament",
+        "list_tournaments",
+        "watch_tournament",
+        "unwatch_tournament",
+        "join_tournament",
+        "withdraw_tournament",
+        "manage_tournament",
     ];
 
     /// The room this request is about, if any.
@@ -315,6 +366,13 @@ impl ClientMessage {
             | MuteSpectators { room_id, .. }
             | DiceSeed { room_id, .. } => Some(room_id),
             Hello { .. }
+            | CreateTournament { .. }
+            | ListTournaments
+            | WatchTournament { .. }
+            | UnwatchTournament { .. }
+            | JoinTournament { .. }
+            | WithdrawTournament { .. }
+            | ManageTournament { .. }
             | Register { .. }
             | CreateApiToken { .. }
             | Challenge { .. }

@@ -25,6 +25,7 @@ mod client;
 mod options;
 mod room;
 mod server;
+mod tournament;
 mod turn;
 
 pub use accounts::{
@@ -43,6 +44,10 @@ pub use room::{
     RoomStatus, RoomSummary, SeatInfo,
 };
 pub use server::{DiceStatsReport, ErrorCode, ServerFrame, ServerMessage};
+pub use tournament::{
+    Entrant, EntrantRequest, HostAction, TournamentFormat, TournamentGame, TournamentId,
+    TournamentSpec, TournamentStatus, TournamentSummary, TournamentView,
+};
 pub use turn::{Expect, Turn};
 
 /// The dice types that messages carry.

@@ -7,7 +7,7 @@ use super::analysis::{GameAnalysis, Hint};
 use super::{
     AiRating, ApiTokenInfo, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
     LeaderboardPeriod, PlayerId, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
-    RoomSummary, is_false,
+    RoomSummary, TournamentId, TournamentSummary, TournamentView, is_false,
 };
 use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
@@ -277,6 +277,38 @@ pub enum ServerMessage {
     },
     /// The answer to `ping`.
     Pong,
+    /// The answer to `create_tournament`.
+    TournamentCreated {
+        /// The new tournament.
+        tournament_id: TournamentId,
+        /// A private tournament's code, to give to whoever may join.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// The answer to `list_tournaments`: newest first.
+    TournamentList {
+        /// The tournaments.
+        tournaments: Vec<TournamentSummary>,
+    },
+    /// A watched tournament as it stands now (after `watch_tournament`, and
+    /// after every change, numbered by its `seq`).
+    Tournament {
+        /// The whole tournament (boxed: it is the largest message).
+        tournament: Box<TournamentView>,
+    },
+    /// You are paired: your game's room, where your seat waits for you
+    /// (join it with `join_room`). Not coming within the tournament's
+    /// `forfeit_secs` loses the game.
+    TournamentGame {
+        /// The tournament.
+        tournament_id: TournamentId,
+        /// The round.
+        round: u32,
+        /// The room of your game.
+        room_id: RoomId,
+        /// Your seat in it.
+        seat: Seat,
+    },
     /// The server is shutting down; reconnect later with your token.
     Shutdown {
         /// Why.
@@ -353,6 +385,11 @@ pub enum ErrorCode {
     HintsOff,
     /// Something broke on the server; the request had no effect.
     Internal,
+    /// The tournament has as many entrants as it takes.
+    TournamentFull,
+    /// The tournament has started (or ended): no more entrants, or no
+    /// longer open to that change.
+    TournamentStarted,
 }
 
 impl ServerMessage {

@@ -18,6 +18,8 @@ pub struct Played {
     pub second: u32,
     /// The first seat's half points: 2, 1 or 0.
     pub first_score: u32,
+    /// The second seat's: 2 less the first's, or 0 when neither came.
+    pub second_score: u32,
 }
 
 /// One line of the standings.
@@ -39,7 +41,7 @@ pub fn standings(entrants: &[(u32, u32)], games: &[Played], byes: &[u32]) -> Vec
     let mut score: HashMap<u32, u32> = entrants.iter().map(|&(id, _)| (id, 0)).collect();
     for g in games {
         *score.entry(g.first).or_default() += g.first_score;
-        *score.entry(g.second).or_default() += 2 - g.first_score;
+        *score.entry(g.second).or_default() += g.second_score;
     }
     for b in byes {
         *score.entry(*b).or_default() += 2;
@@ -58,7 +60,7 @@ pub fn standings(entrants: &[(u32, u32)], games: &[Played], byes: &[u32]) -> Vec
                 let (opponent, result) = if g.first == id {
                     (g.second, g.first_score)
                 } else if g.second == id {
-                    (g.first, 2 - g.first_score)
+                    (g.first, g.second_score)
                 } else {
                     continue;
                 };
@@ -93,21 +95,25 @@ mod tests {
                 first: 1,
                 second: 2,
                 first_score: 2,
+                second_score: 0,
             },
             Played {
                 first: 3,
                 second: 4,
                 first_score: 1,
+                second_score: 1,
             },
             Played {
                 first: 1,
                 second: 3,
                 first_score: 1,
+                second_score: 1,
             },
             Played {
                 first: 2,
                 second: 4,
                 first_score: 2,
+                second_score: 0,
             },
         ];
         let s = standings(&[(1, 1), (2, 2), (3, 3), (4, 4)], &games, &[]);
@@ -127,6 +133,7 @@ mod tests {
             first: 1,
             second: 2,
             first_score: 0,
+            second_score: 2,
         }];
         let s = standings(&[(1, 1), (2, 2), (3, 3)], &games, &[3]);
         assert_eq!((s[0].id, s[0].score, s[0].buchholz), (2, 2, 0));

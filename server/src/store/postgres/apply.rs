@@ -32,6 +32,10 @@ pub(super) async fn apply(
         Write::DeleteRoom { id } => {
             tx.execute(&st.delete_room, &[id]).await?;
         }
+        Write::Tournament { id, state } => {
+            tx.execute(&st.tournament, &[id, state, &crate::wall_clock::now_ms()])
+                .await?;
+        }
         Write::Game(g) => {
             tx.execute(
                 &st.game,

@@ -74,11 +74,18 @@ pub(super) async fn load(client: &Client) -> Result<Loaded, tokio_postgres::Erro
         })
         .collect();
     let rooms = load_rooms(client, None).await?;
+    let tournaments = client
+        .query("SELECT id, state FROM tournaments ORDER BY id", &[])
+        .await?
+        .into_iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
     Ok(Loaded {
         players,
         accounts,
         api_tokens,
         rooms,
+        tournaments,
     })
 }
 

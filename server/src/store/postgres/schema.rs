@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 /// The schema's version: what [`migrate`] brings a database up to.
-pub(super) const VERSION: i32 = 3;
+pub(super) const VERSION: i32 = 4;
 
 /// Every table and index of version 1.
 const VERSION_1: &str = "
@@ -141,6 +141,15 @@ CREATE TRIGGER room_actions_fence BEFORE INSERT OR UPDATE OR DELETE ON room_acti
     FOR EACH ROW EXECUTE FUNCTION tabula_fence();
 ";
 
+/// Version 4: tournaments, each saved whole.
+const VERSION_4: &str = "
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+);
+";
+
 /// The advisory lock key that serialises migrations between servers
 /// starting at once on one database.
 const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
@@ -177,6 +186,9 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::E
     }
     if current < 3 {
         tx.batch_execute(VERSION_3).await?;
+    }
+    if current < 4 {
+        tx.batch_execute(VERSION_4).await?;
     }
     if current < VERSION {
         tx.execute("DELETE FROM schema_version", &[]).await?;

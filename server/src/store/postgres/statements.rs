@@ -19,6 +19,7 @@ pub(super) struct Statements {
     pub(super) api_token: Statement,
     pub(super) revoke_api_token: Statement,
     pub(super) account: Statement,
+    pub(super) tournament: Statement,
 }
 
 impl Statements {
@@ -50,6 +51,13 @@ impl Statements {
                      SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::bigint[], $5::text[])
                      ON CONFLICT (room_id, idx) DO UPDATE SET action = EXCLUDED.action,
                         seq = EXCLUDED.seq, clock = EXCLUDED.clock",
+                )
+                .await?,
+            tournament: client
+                .prepare(
+                    "INSERT INTO tournaments (id, state, updated_at) VALUES ($1, $2, $3)
+                     ON CONFLICT (id) DO UPDATE SET state = EXCLUDED.state,
+                        updated_at = EXCLUDED.updated_at",
                 )
                 .await?,
             delete_room: client

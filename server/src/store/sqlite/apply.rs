@@ -47,6 +47,12 @@ pub(super) fn apply(
             .execute(params![p.id, p.token, p.name, crate::wall_clock::now_ms()])?;
         }
         Write::Room { id, state } => save_room(conn, log, id, state)?,
+        Write::Tournament { id, state } => {
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO tournaments (id, state, updated_at) VALUES (?1, ?2, ?3)",
+            )?
+            .execute(params![id, state, crate::wall_clock::now_ms()])?;
+        }
         Write::Action(a) => log.append(&mut *conn.prepare_cached(APPEND)?, a)?,
         Write::DeleteRoom { id } => {
             // Its log rows become garbage, deleted with the front of the log.

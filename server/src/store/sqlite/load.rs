@@ -105,10 +105,15 @@ pub(super) fn load(conn: &Connection) -> Result<Loaded, StoreError> {
             clock: r.get(5)?,
         });
     }
+    let mut stmt = conn.prepare("SELECT id, state FROM tournaments ORDER BY id")?;
+    let tournaments = stmt
+        .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
     Ok(Loaded {
         players,
         accounts,
         api_tokens,
         rooms,
+        tournaments,
     })
 }

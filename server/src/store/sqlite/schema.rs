@@ -16,6 +16,11 @@ CREATE TABLE IF NOT EXISTS players (
     -- When the player last said hello (Unix ms): guests long gone are forgotten.
     seen_at INTEGER NOT NULL DEFAULT 0
 );
+CREATE TABLE IF NOT EXISTS tournaments (
+    id TEXT PRIMARY KEY,
+    state TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS rooms (
     id TEXT PRIMARY KEY,
     state TEXT NOT NULL,
