@@ -8,8 +8,11 @@ Needs Python 3.8+ and the `websockets` package (Debian: python3-websockets).
     python3 bot.py --url ws://localhost:7878/ --game gomoku --opponent ai:beginner
     python3 bot.py --game backgammon --length 3 --opponent human   # prints ROOM <id>
     python3 bot.py --join <id>                                     # the second bot
+    python3 bot.py --tournament <id>         # enters, plays every game it is paired for
 
-It plays one game (a Backgammon match) and prints `RESULT <json>` at the end.
+It plays one game (a Backgammon match) and prints `RESULT <json>` at the end;
+with --tournament, every game of the tournament, and then prints the final
+standings as `RESULT <json>`.
 """
 
 import argparse
@@ -29,6 +32,8 @@ def parse_args():
     p.add_argument("--length", type=int, default=3, help="Backgammon match length (0: money)")
     p.add_argument("--opponent", default="ai:beginner", help="ai:LEVEL or human")
     p.add_argument("--join", help="join this room instead of creating one")
+    p.add_argument("--tournament", help="enter this tournament and play it to the end")
+    p.add_argument("--code", help="a private tournament's code")
     return p.parse_args()
 
 
@@ -175,7 +180,13 @@ class Bot:
 
     async def run(self):
         await self.send({"type": "hello", "protocol": 1, "name": self.args.name})
-        if self.args.join:
+        if self.args.tournament:
+            join = {"type": "join_tournament", "tournament_id": self.args.tournament}
+            if self.args.code:
+                join["code"] = self.args.code
+            await self.send(join)
+            await self.send({"type": "watch_tournament", "tournament_id": self.args.tournament})
+        elif self.args.join:
             await self.send({"type": "join_room", "room_id": self.args.join, "role": "player"})
         else:
             await self.send({"type": "create_room", "options": room_options(self.args)})
@@ -190,9 +201,22 @@ class Bot:
                     await self.send(refused)
                     continue
                 raise SystemExit("server error: %s" % msg)
+            if kind == "tournament_game":
+                # Paired: our seat waits in this room.
+                self.room, self.seat, self.board, self.turn = msg["room_id"], msg["seat"], {}, {}
+                await self.send({"type": "join_room", "room_id": self.room, "role": "player"})
+                continue
+            if kind == "tournament":
+                view = msg["tournament"]
+                over = all("first_score" in g for g in view["games"])
+                if view["status"] == "finished" and over:
+                    return {"tournament": view["id"], "standings": view["standings"]}
+                continue
+            if msg.get("room_id") not in (None, self.room):
+                continue  # a game already over
             if kind == "joined":
                 self.room, self.seat = msg["room_id"], msg.get("seat")
-                if not self.args.join:
+                if not self.args.join and not self.args.tournament:
                     print("ROOM", self.room, flush=True)
             elif kind == "snapshot":
                 snap = msg["snapshot"]
@@ -200,13 +224,19 @@ class Bot:
                 self.read_record(snap["record"])
                 self.turn = snap.get("turn", {})
                 if snap.get("result"):
+                    if self.args.tournament:
+                        continue
                     return {"result": snap["result"], "game_id": None}
                 await self.on_turn(self.turn)
             elif kind == "legal_plays":
                 await self.act({"kind": "play", "play": choose_play(msg["plays"])})
             elif kind == "event":
                 result = await self.on_event(msg["event"])
-                if result is not None:
+                if result is not None and self.args.tournament:
+                    # The next game comes as `tournament_game`.
+                    await self.send({"type": "leave_room", "room_id": self.room})
+                    self.room = None
+                elif result is not None:
                     return result
 
     async def on_event(self, event):

@@ -183,3 +183,84 @@ async fn two_sample_bots_play_gomoku() {
 async fn two_sample_bots_play_a_three_point_backgammon_match() {
     against_itself("backgammon").await;
 }
+
+/// Two sample bots enter a round robin with two AI levels from the
+/// protocol document alone, play every game they are paired for, and see
+/// the same final standings as the host.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_sample_bots_play_a_round_robin_tournament_to_the_end() {
+    let server = TestServer::start().await;
+    let mut host = tabula_tests::guest_at(server.addr, "Host").await;
+    let reply = host
+        .request(json!({"type": "register", "password": "correct horse battery"}))
+        .await;
+    assert_eq!(reply["type"], "registered", "{reply}");
+    let created = host
+        .request(json!({"type": "create_tournament", "spec": {
+            "name": "Bots and AIs",
+            "format": {"kind": "round_robin"},
+            "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+            "time_control": {"initial_secs": 120, "increment_secs": 0},
+            "max_entrants": 4,
+            "forfeit_secs": 30
+        }}))
+        .await;
+    let id = created["tournament_id"].as_str().expect("created").to_string();
+    host.request(json!({"type": "watch_tournament", "tournament_id": id}))
+        .await;
+    for level in ["beginner", "casual"] {
+        let added = host
+            .request(json!({"type": "manage_tournament", "tournament_id": id,
+                "action": {"do": "add", "entrant": {"ai": level}}}))
+            .await;
+        assert_eq!(added["type"], "ok", "{added}");
+    }
+    let mut bots: Vec<Child> = ["BotOne", "BotTwo"]
+        .iter()
+        .map(|name| bot(&server, &["--tournament", &id, "--name", name]))
+        .collect();
+    // Both bots in: start.
+    loop {
+        let m = host.expect(|m| m["type"] == "tournament").await;
+        if m["tournament"]["entrants"].as_array().map(Vec::len) == Some(4) {
+            break;
+        }
+    }
+    let started = host
+        .request(json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}))
+        .await;
+    assert_eq!(started["type"], "ok", "{started}");
+    let finals: Vec<Value> = bots
+        .iter_mut()
+        .map(|child| lines_until_result(child, |_| {}))
+        .collect();
+    for child in bots {
+        finished(child);
+    }
+    let view = loop {
+        let m = host.expect(|m| m["type"] == "tournament").await;
+        let over = m["tournament"]["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|g| g.get("first_score").is_some());
+        if m["tournament"]["status"] == "finished" && over {
+            break m["tournament"].clone();
+        }
+    };
+    assert_eq!(view["round"], 3, "a round robin of four has three rounds");
+    let played = view["games"].as_array().unwrap();
+    assert_eq!(played.len(), 6, "every pair met once: {played:?}");
+    assert!(played.iter().all(|g| g["forfeit"].is_null()), "the bots came to every game");
+    for f in &finals {
+        assert_eq!(f["standings"], view["standings"], "a bot saw other standings");
+    }
+    let total: u64 = view["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["score"].as_u64().unwrap())
+        .sum();
+    assert_eq!(total, 12, "six games, two half points each");
+    server.stop().await;
+}
