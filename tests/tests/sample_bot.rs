@@ -205,7 +205,10 @@ async fn two_sample_bots_play_a_round_robin_tournament_to_the_end() {
             "forfeit_secs": 30
         }}))
         .await;
-    let id = created["tournament_id"].as_str().expect("created").to_string();
+    let id = created["tournament_id"]
+        .as_str()
+        .expect("created")
+        .to_string();
     host.request(json!({"type": "watch_tournament", "tournament_id": id}))
         .await;
     for level in ["beginner", "casual"] {
@@ -227,7 +230,9 @@ async fn two_sample_bots_play_a_round_robin_tournament_to_the_end() {
         }
     }
     let started = host
-        .request(json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}))
+        .request(
+            json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}),
+        )
         .await;
     assert_eq!(started["type"], "ok", "{started}");
     let finals: Vec<Value> = bots
@@ -251,9 +256,15 @@ async fn two_sample_bots_play_a_round_robin_tournament_to_the_end() {
     assert_eq!(view["round"], 3, "a round robin of four has three rounds");
     let played = view["games"].as_array().unwrap();
     assert_eq!(played.len(), 6, "every pair met once: {played:?}");
-    assert!(played.iter().all(|g| g["forfeit"].is_null()), "the bots came to every game");
+    assert!(
+        played.iter().all(|g| g["forfeit"].is_null()),
+        "the bots came to every game"
+    );
     for f in &finals {
-        assert_eq!(f["standings"], view["standings"], "a bot saw other standings");
+        assert_eq!(
+            f["standings"], view["standings"],
+            "a bot saw other standings"
+        );
     }
     let total: u64 = view["standings"]
         .as_array()
