@@ -60,11 +60,11 @@ fn swiss_pairings_agree_with_caissify_pairings_on_random_events() {
         0,
         "a pairing broke an absolute rule: {summary}"
     );
-    // Measured: 1585 of 1794 (88.4%) the same; Tabula fails 2 final rounds
+    // Measured: 1679 of 1794 (93.6%) the same; Tabula fails 2 final rounds
     // of small events that caissify pairs (docs/TOURNAMENTS.md).
     assert!(
-        count("same_pairs") * 100 >= rounds * 85,
-        "fewer than 85% of rounds paired as caissify does: {summary}"
+        count("same_pairs") * 100 >= rounds * 90,
+        "fewer than 90% of rounds paired as caissify does: {summary}"
     );
     assert!(count("tabula_failed_alone") * 200 <= rounds, "{summary}");
 }

@@ -4,14 +4,14 @@
 //! the same absolute colour preference paired (the absolute criteria C1-C3),
 //! a pairing of the whole field always left possible (C4), then as many
 //! pairs as the group allows (C5), the least score difference (C6), colour
-//! preferences (C12, C13) and floats (C14-C17); colours by rules E1-E5.
+//! preferences (C12, C13) and floats (C14-C21); colours by rules E1-E5.
 //!
 //! Where it is simpler than the handbook, and so can differ from an endorsed
 //! program (`docs/TOURNAMENTS.md` measures how often against
 //! `caissify-pairings`): candidates are searched in an order that follows
 //! the handbook's transpositions and then its exchanges, within a budget,
-//! rather than by the handbook's exact sequence; criteria C7-C11 and
-//! C18-C21 are not weighed; a score group that cannot be paired so that
+//! rather than by the handbook's exact sequence; criteria C7-C11 are not
+//! weighed; a score group that cannot be paired so that
 //! the rest can is joined to the group above and the two paired again.
 
 use std::collections::HashMap;
@@ -224,6 +224,12 @@ struct Quality {
     repeated_up_1: usize,
     repeated_down_2: usize,
     repeated_up_2: usize,
+    /// The same, weighed: a repeated downfloater's score, a repeated
+    /// upfloater's opponent's score (C18-C21).
+    down_score_1: u32,
+    up_opponent_score_1: u32,
+    down_score_2: u32,
+    up_opponent_score_2: u32,
 }
 
 /// Pairs one round.
@@ -309,6 +315,10 @@ pub fn pair_round(players: &[SwissPlayer], rules: SwissRules) -> Result<SwissRou
     })
 }
 
+/// The largest group of residents whose single exchanges are searched
+/// (beyond it, the search goes from the transpositions to any pairing).
+const MAX_EXCHANGE_BRACKET: usize = 40;
+
 /// A bracket's pairs and the players it floats down.
 type BracketPairing = (Vec<(usize, usize)>, Vec<usize>);
 
@@ -383,14 +393,15 @@ impl Search<'_> {
             && q.score_differences.iter().all(|&d| d == 0)
     }
 
-    /// One level of the search: the first free player meets someone, or
-    /// floats down. Moved-down players first meet residents in order
-    /// (`mdp_open`: then each other too). For each way of pairing them, the
-    /// residents left are split once into a top half and a bottom half
-    /// (`remainder`: where the bottom half starts, and whether only
-    /// transpositions are tried, the top half meeting the bottom half); the
-    /// transpositions come before the exchanges, as in the handbook.
-    fn step(&mut self, mdp_open: bool, remainder: Option<(usize, bool)>) {
+    /// One level of the search: a free player meets someone, or floats
+    /// down. Moved-down players first meet residents in order (`mdp_open`:
+    /// then each other too). For each way of pairing them, the residents
+    /// left are split into a top half and a bottom half (`remainder`: who is
+    /// in the top half, and whether the top half must meet the bottom
+    /// half). The handbook's order: transpositions of the bottom half, then
+    /// the same after exchanging one player between the halves (the closest
+    /// exchanges first), then (here) any pairing at all.
+    fn step(&mut self, mdp_open: bool, remainder: Option<(&[bool], bool)>) {
         if self.done() {
             return;
         }
@@ -410,11 +421,24 @@ impl Search<'_> {
             }
         }
         if first >= self.carried && remainder.is_none() {
-            let bottom = free[free.len() / 2];
-            self.step(mdp_open, Some((bottom, true)));
-            self.step(mdp_open, Some((bottom, false)));
+            self.split_remainder(mdp_open, &free);
             return;
         }
+        // In a transposition, the top half's first free player meets the
+        // bottom half; when the top half is done, the bottom's rest floats.
+        let first = match remainder {
+            Some((top, true)) => match free.iter().copied().find(|&i| top[i]) {
+                Some(i) => i,
+                None => {
+                    let floated = free.len();
+                    self.down.extend(&free);
+                    self.step(mdp_open, remainder);
+                    self.down.truncate(self.down.len() - floated);
+                    return;
+                }
+            },
+            _ => first,
+        };
         let partners: Vec<usize> = match remainder {
             None => {
                 let mut order: Vec<usize> = free
@@ -431,18 +455,12 @@ impl Search<'_> {
                 }
                 order
             }
-            Some((bottom, transpositions)) => {
-                let mut order: Vec<usize> = free
-                    .iter()
-                    .copied()
-                    .filter(|&i| i >= bottom && i != first)
-                    .collect();
+            Some((top, transpositions)) => {
+                let mut order: Vec<usize> = free.iter().copied().filter(|&i| !top[i]).collect();
                 if !transpositions {
-                    order.extend(free.iter().copied().filter(|&i| i < bottom && i != first));
-                } else if first >= bottom {
-                    // The bottom half's players left over float down.
-                    order.clear();
+                    order.extend(free.iter().copied().filter(|&i| top[i] && i != first));
                 }
+                order.retain(|&i| i != first);
                 order
             }
         };
@@ -463,13 +481,44 @@ impl Search<'_> {
         }
         let may_float = match remainder {
             None => true,
-            Some((bottom, transpositions)) => !transpositions || first >= bottom,
+            Some((top, transpositions)) => !transpositions || !top[first],
         };
         if may_float {
             self.down.push(first);
             self.step(mdp_open, remainder);
             self.down.pop();
         }
+    }
+
+    /// Splits the free residents (`free`, in order) into halves and searches
+    /// the transpositions, then those after each single exchange between
+    /// the halves, then any pairing.
+    fn split_remainder(&mut self, mdp_open: bool, free: &[usize]) {
+        let half = free.len() / 2;
+        let mut top = vec![false; self.bracket.len()];
+        for &i in &free[..half] {
+            top[i] = true;
+        }
+        self.step(mdp_open, Some((&top, true)));
+        // Exchanges: the smallest difference of bracket numbers first, then
+        // the higher player leaving the top half, then the higher joining.
+        if free.len() <= MAX_EXCHANGE_BRACKET {
+            let mut exchanges: Vec<(usize, usize)> = (0..half)
+                .flat_map(|a| (half..free.len()).map(move |b| (a, b)))
+                .collect();
+            exchanges.sort_by_key(|&(a, b)| (b - a, std::cmp::Reverse(a), b));
+            for (a, b) in exchanges {
+                if self.done() {
+                    return;
+                }
+                top[free[a]] = false;
+                top[free[b]] = true;
+                self.step(mdp_open, Some((&top, true)));
+                top[free[a]] = true;
+                top[free[b]] = false;
+            }
+        }
+        self.step(mdp_open, Some((&top, false)));
     }
 
     fn leaf(&mut self) {
@@ -517,24 +566,33 @@ impl Search<'_> {
             repeated_up_1: 0,
             repeated_down_2: 0,
             repeated_up_2: 0,
+            down_score_1: 0,
+            up_opponent_score_1: 0,
+            down_score_2: 0,
+            up_opponent_score_2: 0,
         };
         let float_at = |i: usize, back: usize| -> Option<Float> {
             let floats = &f.players[i].floats;
             floats.len().checked_sub(back).map(|k| floats[k])
         };
-        let count_float = |q: &mut Quality, i: usize, dir: Float| {
+        // `weight`: the downfloater's own score, or the upfloater's opponent's.
+        let count_float = |q: &mut Quality, i: usize, dir: Float, weight: u32| {
             if float_at(i, 1) == Some(dir) {
                 if dir == Float::Down {
-                    q.repeated_down_1 += 1
+                    q.repeated_down_1 += 1;
+                    q.down_score_1 += weight;
                 } else {
-                    q.repeated_up_1 += 1
+                    q.repeated_up_1 += 1;
+                    q.up_opponent_score_1 += weight;
                 }
             }
             if float_at(i, 2) == Some(dir) {
                 if dir == Float::Down {
-                    q.repeated_down_2 += 1
+                    q.repeated_down_2 += 1;
+                    q.down_score_2 += weight;
                 } else {
-                    q.repeated_up_2 += 1
+                    q.repeated_up_2 += 1;
+                    q.up_opponent_score_2 += weight;
                 }
             }
         };
@@ -554,15 +612,15 @@ impl Search<'_> {
                 }
             }
             if sa != sb {
-                let low = if sa > sb { b } else { a };
-                count_float(&mut q, low, Float::Up);
+                let (low, high_score) = if sa > sb { (b, sa) } else { (a, sb) };
+                count_float(&mut q, low, Float::Up, high_score);
             }
         }
         for &i in &self.down {
             let a = self.bracket[i];
             let s = f.players[a].score;
             q.score_differences.push(s + 2 - self.lowest.min(s));
-            count_float(&mut q, a, Float::Down);
+            count_float(&mut q, a, Float::Down, s);
         }
         q.score_differences.sort_unstable_by(|a, b| b.cmp(a));
         q
