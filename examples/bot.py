@@ -212,8 +212,8 @@ class Bot:
                 if view["status"] == "finished" and over:
                     return {"tournament": view["id"], "standings": view["standings"]}
                 continue
-            if msg.get("room_id") not in (None, self.room):
-                continue  # a game already over
+            if self.args.tournament and msg.get("room_id") not in (None, self.room):
+                continue  # a tournament game already over
             if kind == "joined":
                 self.room, self.seat = msg["room_id"], msg.get("seat")
                 if not self.args.join and not self.args.tournament:
