@@ -323,15 +323,7 @@ impl Tournament {
         let mut players: Vec<swiss::SwissPlayer> = self
             .entrants
             .iter()
-            .map(|e| swiss::SwissPlayer {
-                id: e.no,
-                rank: e.no,
-                score: 0,
-                colours: Vec::new(),
-                floats: Vec::new(),
-                byes: 0,
-                opponents: Vec::new(),
-            })
+            .map(|e| swiss::SwissPlayer::entering(e.no, e.no))
             .collect();
         for r in 1..=self.round.saturating_sub(1) {
             let before: Vec<u32> = players.iter().map(|p| p.score).collect();

@@ -40,6 +40,21 @@ pub struct SwissPlayer {
     pub opponents: Vec<u32>,
 }
 
+impl SwissPlayer {
+    /// A player before their first round, with pairing number `rank`.
+    pub fn entering(id: u32, rank: u32) -> SwissPlayer {
+        SwissPlayer {
+            id,
+            rank,
+            score: 0,
+            colours: Vec::new(),
+            floats: Vec::new(),
+            byes: 0,
+            opponents: Vec::new(),
+        }
+    }
+}
+
 /// How a player was paired in a round against their own score.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -2,17 +2,7 @@ use super::*;
 use Seat::{First, Second};
 
 fn fresh(n: u32) -> Vec<SwissPlayer> {
-    (1..=n)
-        .map(|i| SwissPlayer {
-            id: i,
-            rank: i,
-            score: 0,
-            colours: vec![],
-            floats: vec![],
-            byes: 0,
-            opponents: vec![],
-        })
-        .collect()
+    (1..=n).map(|i| SwissPlayer::entering(i, i)).collect()
 }
 
 fn rules(round: u32, total: u32) -> SwissRules {

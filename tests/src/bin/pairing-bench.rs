@@ -35,17 +35,7 @@ impl Rng {
 
 fn event(n: u32, rounds: u32, seed: u64) -> Vec<f64> {
     let mut rng = Rng(seed | 1);
-    let mut players: Vec<SwissPlayer> = (1..=n)
-        .map(|i| SwissPlayer {
-            id: i,
-            rank: i,
-            score: 0,
-            colours: vec![],
-            floats: vec![],
-            byes: 0,
-            opponents: vec![],
-        })
-        .collect();
+    let mut players: Vec<SwissPlayer> = (1..=n).map(|i| SwissPlayer::entering(i, i)).collect();
     let mut times = Vec::new();
     for r in 1..=rounds {
         let rules = SwissRules {
