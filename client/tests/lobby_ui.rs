@@ -19,39 +19,11 @@ use tabula_shared::protocol::RoomStatus;
 
 use common::{
     Server, app, bg_phase, click_first_hop, click_label, click_menu_item, connect,
-    create_gomoku_vs_ai, free_point, gomoku_moves, has_text, place, serve, start_server,
-    wait_until,
+    create_gomoku_vs_ai, free_point, gomoku_moves, has_text, place, register, serve, start_server,
+    type_into, wait_until,
 };
 
 // ----- accounts, history, replay, leaderboard -------------------------------
-
-/// Types `text` into the text field labelled `label`, replacing what it held.
-fn type_into(h: &mut Harness<'_, TabulaApp>, label: &str, text: &str) {
-    for _ in 0..50 {
-        if h.query_by_label(label).is_some() {
-            break;
-        }
-        h.step();
-    }
-    h.get_by_label(label).click();
-    h.step();
-    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
-    h.step();
-    h.key_press(egui::Key::Backspace);
-    h.step();
-    h.get_by_label(label).type_text(text);
-    h.step();
-}
-
-/// Registers the connected player's name through the account window.
-fn register(h: &mut Harness<'_, TabulaApp>, password: &str) {
-    click_label(h, "Account…");
-    type_into(h, "New password", password);
-    type_into(h, "Confirm password", password);
-    click_label(h, "Register this name");
-    wait_until(h, "registered", |a| a.registered());
-    h.step();
-}
 
 #[test]
 fn register_then_sign_in_from_a_fresh_app() {

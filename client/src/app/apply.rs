@@ -68,6 +68,10 @@ impl TabulaApp {
             | Command::ReplayGo(_)
             | Command::ReplayFlip
             | Command::CloseReplay => self.apply_navigation(command),
+            Command::Tournament(ask) => {
+                let game = self.settings.create.options().game;
+                self.tournaments.apply(ask, game, &mut self.requests);
+            }
             Command::ShowAccount(open) => self.account.show(open),
             Command::ShowSettings(open) => self.settings_open = open,
             Command::ShowHelp(open) => self.help_open = open,
@@ -272,6 +276,9 @@ impl TabulaApp {
                     }
                     Screen::Dice => {
                         self.requests.send(ClientMessage::DiceStats);
+                    }
+                    Screen::Tournaments => {
+                        self.requests.send(ClientMessage::ListTournaments);
                     }
                     Screen::Replay => {}
                 }

@@ -143,4 +143,6 @@ pub enum Command {
     SaveExport,
     /// Close the export window.
     CloseExport,
+    /// Something about tournaments: the list, a page, entering, hosting.
+    Tournament(super::TournamentAsk),
 }

@@ -99,7 +99,7 @@ pub(super) fn create_dialog(
 }
 
 /// Board size, rule and opening.
-fn gomoku_rules(ui: &mut Ui, f: &mut CreateForm) {
+pub(super) fn gomoku_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
         ui.label(t!("ui.board"));
         ui.radio_value(&mut f.size, 15, "15×15");
@@ -119,7 +119,7 @@ fn gomoku_rules(ui: &mut Ui, f: &mut CreateForm) {
 }
 
 /// Match length, cube and its rules.
-fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
+pub(super) fn backgammon_rules(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
         ui.label(t!("ui.match_to"));
         ui.add(egui::DragValue::new(&mut f.length).range(0..=25));

@@ -57,6 +57,9 @@ mod shortcuts;
 mod sound_cues;
 mod status;
 mod toasts;
+mod tournament_dialog;
+mod tournament_page;
+mod tournament_screen;
 
 #[cfg(test)]
 mod tests;
@@ -67,6 +70,7 @@ pub use confirm_dialog::Danger;
 pub use history_screen::{HISTORY_PAGE, HistoryPage};
 pub use labels::rules_text;
 pub use leaderboard_screen::Leaderboard;
+pub use tournament_screen::TournamentAsk;
 
 use account_dialog::AccountDialog;
 use connect_screen::ConnectScreen;
@@ -79,6 +83,7 @@ use requests::Requests;
 use room_screen::RoomScreen;
 use session::Session;
 use toasts::Toasts;
+use tournament_screen::TournamentScreen;
 
 /// What the main area shows when we are not at a board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -93,6 +98,8 @@ pub enum Screen {
     Replay,
     /// The dice statistics of the server's Backgammon games.
     Dice,
+    /// The tournaments, or the page of one.
+    Tournaments,
 }
 
 impl Screen {
@@ -104,6 +111,7 @@ impl Screen {
             Screen::Leaderboard => "leaderboard",
             Screen::Replay => "replay",
             Screen::Dice => "dice",
+            Screen::Tournaments => "tournaments",
         }
     }
 }
@@ -145,6 +153,8 @@ pub struct TabulaApp {
     replay: ReplayScreen,
     /// The dice statistics.
     dice: DicePanel,
+    /// The tournament list and the page of the one we follow.
+    tournaments: TournamentScreen,
     /// The pending `get_game` and what to do with the answer.
     game_request: Option<(u64, GameIntent)>,
     /// The room's rejoin after the last `welcome`, while it may be refused
@@ -207,6 +217,7 @@ impl TabulaApp {
             leaderboard: LeaderboardScreen::default(),
             replay: ReplayScreen::default(),
             dice: DicePanel::default(),
+            tournaments: TournamentScreen::default(),
             game_request: None,
             resume: None,
             export: None,
@@ -345,6 +356,16 @@ impl TabulaApp {
     /// The hints shown in the room for the position on the board.
     pub fn hints(&self) -> Option<&[tabula_shared::protocol::Hint]> {
         self.room.current_hints()
+    }
+
+    /// The tournaments listed, newest first.
+    pub fn tournament_list(&self) -> &[tabula_shared::protocol::TournamentSummary] {
+        &self.tournaments.list
+    }
+
+    /// The tournament whose page is open, as last told.
+    pub fn tournament(&self) -> Option<&tabula_shared::protocol::TournamentView> {
+        self.tournaments.view.as_ref()
     }
 
     /// The dice statistics last received.
@@ -562,6 +583,11 @@ impl TabulaApp {
             Screen::History => commands.extend(self.history.ui(ui, &self.session.my_id)),
             Screen::Leaderboard => commands.extend(self.leaderboard.ui(ui, &self.session.my_id)),
             Screen::Dice => commands.extend(self.dice.ui(ui)),
+            Screen::Tournaments => commands.extend(self.tournaments.ui(
+                ui,
+                &self.session.my_id,
+                self.session.registered,
+            )),
             Screen::Lobby | Screen::Replay => {
                 commands.extend(self.lobby.ui(ui, &mut self.settings, &self.session.my_id));
             }
@@ -572,6 +598,13 @@ impl TabulaApp {
                 &mut self.settings.create,
                 self.session.registered,
                 &self.session.engines,
+            ));
+        }
+        if self.tournaments.create_open && self.screen == Screen::Tournaments {
+            commands.extend(tournament_dialog::tournament_dialog(
+                ui.ctx(),
+                &mut self.tournaments.form,
+                &mut self.settings.create,
             ));
         }
     }

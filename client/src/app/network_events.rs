@@ -125,14 +125,22 @@ impl TabulaApp {
             // The client works out legal plays itself (it never asks).
             ServerMessage::Ok
             | ServerMessage::Pong
-            // The client has no tournament screens yet.
-            | ServerMessage::TournamentCreated { .. }
-            | ServerMessage::TournamentList { .. }
-            | ServerMessage::Tournament { .. }
-            | ServerMessage::TournamentGame { .. }
             | ServerMessage::LegalPlays { .. }
             | ServerMessage::ApiToken { .. }
             | ServerMessage::ApiTokens { .. } => {}
+            ServerMessage::TournamentCreated {
+                tournament_id,
+                code,
+            } => {
+                self.screen = Screen::Tournaments;
+                self.tournaments
+                    .created(tournament_id, code, &mut self.requests);
+            }
+            ServerMessage::TournamentList { tournaments } => self.tournaments.list = tournaments,
+            ServerMessage::Tournament { tournament } => self.tournaments.told(*tournament),
+            ServerMessage::TournamentGame { round, room_id, .. } => {
+                self.tournament_game(round, room_id)
+            }
             ServerMessage::BotsOnline { bots } => self.lobby.bots = bots,
             ServerMessage::ChallengeSent { .. } => {
                 self.toasts.push(rust_i18n::t!("challenge.sent"))
@@ -260,6 +268,29 @@ impl TabulaApp {
         self.resume = again.map(|msg| Resume::sent(self.requests.send(msg.clone()), msg));
         self.follow_invite(&rooms);
         self.requests.send(ClientMessage::ListRooms);
+        self.tournaments.rewatch(&mut self.requests);
+    }
+
+    /// We are paired: to the game's room at once, as lichess does, unless
+    /// we are playing another game (then a notice says where to go).
+    fn tournament_game(&mut self, round: u32, room_id: String) {
+        if self.room.room.as_ref().is_some_and(|r| r.id == room_id) {
+            return;
+        }
+        if self.playing() {
+            self.toasts
+                .push(rust_i18n::t!("tour.game_waiting", n = round));
+            return;
+        }
+        self.toasts
+            .push(rust_i18n::t!("tour.game_ready", n = round));
+        if self.room.room.is_some() {
+            self.apply(Command::Leave);
+        }
+        self.apply(Command::JoinRoom {
+            room_id,
+            role: Role::Player,
+        });
     }
 
     /// The server refused a request: the screen that asked says why, or a

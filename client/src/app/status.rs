@@ -153,6 +153,7 @@ impl TabulaApp {
         }
         let mut tabs = [
             (Screen::Lobby, t!("status.lobby")),
+            (Screen::Tournaments, t!("status.tournaments")),
             (Screen::History, t!("status.history")),
             (Screen::Leaderboard, t!("status.leaderboard")),
             (Screen::Dice, t!("status.dice")),

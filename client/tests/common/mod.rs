@@ -244,3 +244,31 @@ pub fn click_first_hop(h: &mut Harness<'_, TabulaApp>) {
 pub fn has_text(h: &Harness<'_, TabulaApp>, text: &str) -> bool {
     h.query_all_by_label_contains(text).next().is_some()
 }
+
+/// Types `text` into the text field labelled `label`, replacing what it held.
+pub fn type_into(h: &mut Harness<'_, TabulaApp>, label: &str, text: &str) {
+    for _ in 0..50 {
+        if h.query_by_label(label).is_some() {
+            break;
+        }
+        h.step();
+    }
+    h.get_by_label(label).click();
+    h.step();
+    h.key_press_modifiers(Modifiers::COMMAND, egui::Key::A);
+    h.step();
+    h.key_press(egui::Key::Backspace);
+    h.step();
+    h.get_by_label(label).type_text(text);
+    h.step();
+}
+
+/// Registers the connected player's name through the account window.
+pub fn register(h: &mut Harness<'_, TabulaApp>, password: &str) {
+    click_label(h, "Account…");
+    type_into(h, "New password", password);
+    type_into(h, "Confirm password", password);
+    click_label(h, "Register this name");
+    wait_until(h, "registered", |a| a.registered());
+    h.step();
+}

@@ -1,0 +1,212 @@
+//! The "New tournament" dialog: the name, the format with its rounds or
+//! minutes, the game (its rules are the create dialog's, shared), the
+//! clock, the number of entrants and whether it is rated or private.
+
+use egui::{Align2, Ui};
+use rust_i18n::t;
+use tabula_shared::protocol::{
+    GameKind, GameOptions, TimeControl, TournamentFormat, TournamentSpec,
+};
+
+use super::Command;
+use super::tournament_screen::TournamentAsk;
+use crate::probe;
+use crate::settings::CreateForm;
+
+/// Which format the dialog has chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum FormatChoice {
+    Swiss,
+    RoundRobin,
+    Knockout,
+    Arena,
+}
+
+/// The dialog's fields.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct TournamentForm {
+    pub(super) name: String,
+    pub(super) format: FormatChoice,
+    /// Swiss rounds.
+    pub(super) rounds: u32,
+    /// A round robin played twice, colours reversed.
+    pub(super) double: bool,
+    /// An arena's length.
+    pub(super) arena_minutes: u32,
+    /// Each player's clock: minutes and seconds added per move.
+    pub(super) minutes: u32,
+    pub(super) increment: u32,
+    pub(super) max_entrants: u32,
+    /// How long a paired player has to come to their game.
+    pub(super) forfeit_secs: u32,
+    pub(super) rated: bool,
+    pub(super) private: bool,
+}
+
+impl Default for TournamentForm {
+    fn default() -> TournamentForm {
+        TournamentForm {
+            name: String::new(),
+            format: FormatChoice::Swiss,
+            rounds: 5,
+            double: false,
+            arena_minutes: 60,
+            minutes: 5,
+            increment: 3,
+            max_entrants: 32,
+            forfeit_secs: 60,
+            rated: false,
+            private: false,
+        }
+    }
+}
+
+impl TournamentForm {
+    /// The spec these fields describe, for `game`.
+    pub(super) fn spec(&self, game: GameOptions) -> TournamentSpec {
+        let format = match self.format {
+            FormatChoice::Swiss => TournamentFormat::Swiss {
+                rounds: self.rounds.max(1),
+            },
+            FormatChoice::RoundRobin => TournamentFormat::RoundRobin {
+                double: self.double,
+            },
+            FormatChoice::Knockout => TournamentFormat::Knockout,
+            FormatChoice::Arena => TournamentFormat::Arena {
+                minutes: self.arena_minutes.max(1),
+            },
+        };
+        let name = self.name.trim();
+        TournamentSpec {
+            name: if name.is_empty() {
+                t!("tour.default_name").into()
+            } else {
+                name.to_string()
+            },
+            format,
+            game,
+            time_control: TimeControl {
+                initial_secs: self.minutes.max(1) * 60,
+                increment_secs: self.increment,
+            },
+            rated: self.rated,
+            private: self.private,
+            max_entrants: self.max_entrants.clamp(2, 256),
+            forfeit_secs: self.forfeit_secs.clamp(10, 600),
+        }
+    }
+}
+
+/// Draws the dialog; the game and its rules are kept in `game` (the create
+/// dialog's fields).
+pub(super) fn tournament_dialog(
+    ctx: &egui::Context,
+    f: &mut TournamentForm,
+    game: &mut CreateForm,
+) -> Vec<Command> {
+    let mut out = Vec::new();
+    egui::Window::new(t!("tour.new"))
+        .collapsible(false)
+        .resizable(false)
+        .anchor(Align2::CENTER_TOP, [0.0, 48.0])
+        .show(ctx, |ui| {
+            ui.horizontal(|ui| {
+                let label = ui.label(t!("tour.name"));
+                ui.add(
+                    egui::TextEdit::singleline(&mut f.name)
+                        .char_limit(48)
+                        .hint_text(t!("tour.default_name")),
+                )
+                .labelled_by(label.id);
+            });
+            format_rows(ui, f);
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label(t!("ui.game"));
+                ui.radio_value(&mut game.game, GameKind::Gomoku, t!("ui.gomoku"));
+                ui.radio_value(&mut game.game, GameKind::Backgammon, t!("ui.backgammon"));
+            });
+            match game.game {
+                GameKind::Gomoku => super::create_dialog::gomoku_rules(ui, game),
+                GameKind::Backgammon => super::create_dialog::backgammon_rules(ui, game),
+            }
+            ui.separator();
+            ui.horizontal(|ui| {
+                ui.label(t!("ui.clock"));
+                ui.add(
+                    egui::DragValue::new(&mut f.minutes)
+                        .range(1..=180)
+                        .suffix(t!("ui.min")),
+                );
+                ui.label("+");
+                ui.add(
+                    egui::DragValue::new(&mut f.increment)
+                        .range(0..=60)
+                        .suffix(t!("ui.s")),
+                );
+            });
+            ui.horizontal(|ui| {
+                ui.label(t!("tour.max_entrants"));
+                ui.add(egui::DragValue::new(&mut f.max_entrants).range(2..=256));
+            });
+            ui.horizontal(|ui| {
+                ui.label(t!("tour.forfeit_after"));
+                ui.add(
+                    egui::DragValue::new(&mut f.forfeit_secs)
+                        .range(10..=600)
+                        .suffix(t!("ui.s")),
+                );
+            })
+            .response
+            .on_hover_text(t!("tour.forfeit_hint"));
+            ui.checkbox(&mut f.rated, t!("ui.rated"));
+            ui.checkbox(&mut f.private, t!("tour.private_by_code"));
+            ui.separator();
+            ui.horizontal(|ui| {
+                let create = ui.button(t!("ui.create"));
+                probe::mark("tour-create", create.rect);
+                if create.clicked() {
+                    out.push(Command::Tournament(TournamentAsk::Create));
+                }
+                if ui.button(t!("ui.cancel")).clicked() {
+                    out.push(Command::Tournament(TournamentAsk::ShowCreate(false)));
+                }
+            });
+        });
+    out
+}
+
+/// The format and its rounds, passes or minutes.
+fn format_rows(ui: &mut Ui, f: &mut TournamentForm) {
+    ui.horizontal_wrapped(|ui| {
+        ui.label(t!("tour.format"));
+        ui.radio_value(&mut f.format, FormatChoice::Swiss, t!("tour.swiss"));
+        ui.radio_value(
+            &mut f.format,
+            FormatChoice::RoundRobin,
+            t!("tour.round_robin"),
+        );
+        ui.radio_value(&mut f.format, FormatChoice::Knockout, t!("tour.knockout"));
+        ui.radio_value(&mut f.format, FormatChoice::Arena, t!("tour.arena"));
+    });
+    ui.horizontal(|ui| match f.format {
+        FormatChoice::Swiss => {
+            ui.label(t!("tour.rounds"));
+            ui.add(egui::DragValue::new(&mut f.rounds).range(1..=20));
+        }
+        FormatChoice::RoundRobin => {
+            ui.checkbox(&mut f.double, t!("tour.double"));
+        }
+        FormatChoice::Knockout => {
+            ui.label(t!("tour.knockout_hint"));
+        }
+        FormatChoice::Arena => {
+            ui.label(t!("tour.duration"));
+            ui.add(
+                egui::DragValue::new(&mut f.arena_minutes)
+                    .range(1..=720)
+                    .suffix(t!("ui.min")),
+            );
+        }
+    });
+}
