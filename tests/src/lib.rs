@@ -119,6 +119,16 @@ pub async fn guest_at(addr: SocketAddr, name: &str) -> Client {
     client
 }
 
+/// A guest at `addr` who registers their name with `password`.
+pub async fn registered_at(addr: SocketAddr, name: &str, password: &str) -> Client {
+    let mut client = guest_at(addr, name).await;
+    let reply = client
+        .request(serde_json::json!({"type": "register", "password": password}))
+        .await;
+    assert_eq!(reply["type"], "registered", "{reply}");
+    client
+}
+
 /// Guests `black` (the first seat) and `white` in a fresh PvP Gomoku room
 /// on the server at `addr`, its game started: (black, white, room id).
 pub async fn pvp_gomoku_at(addr: SocketAddr, black: &str, white: &str) -> (Client, Client, String) {

@@ -508,3 +508,112 @@ async fn every_screen_in_both_languages_and_themes_at_three_sizes() {
     }
     server.stop().await;
 }
+
+/// Issue 65: a club's Swiss in the browser. The host (over the protocol)
+/// creates it and fills it with five AI levels; Ann, in the browser, finds
+/// it under Tournaments, opens its page and joins; the host starts it. She
+/// is taken to her game (or has the bye); back on the page the games of
+/// round 1, the standings and the crosstable show at desktop and phone
+/// sizes, and a Watch button opens a game of the round as a spectator.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
+    let server = TestServer::start().await;
+    let url = format!("http://{}/", server.addr);
+    let mut host =
+        tabula_tests::registered_at(server.addr, "Club host", "correct horse battery").await;
+    let created = host
+        .request(json!({"type": "create_tournament", "spec": {
+            "name": "Thursday Swiss",
+            "format": {"kind": "swiss", "rounds": 3},
+            "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+            "time_control": {"initial_secs": 300, "increment_secs": 3},
+            "max_entrants": 16
+        }}))
+        .await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let id = created["tournament_id"].as_str().expect("id").to_string();
+    for level in ["beginner", "casual", "intermediate", "advanced", "expert"] {
+        let added = host
+            .request(json!({"type": "manage_tournament", "tournament_id": id,
+                "action": {"do": "add", "entrant": {"ai": level}}}))
+            .await;
+        assert_eq!(added["type"], "ok", "{added}");
+    }
+    let watched = host
+        .request(json!({"type": "watch_tournament", "tournament_id": id}))
+        .await;
+    assert_eq!(watched["type"], "tournament", "{watched}");
+
+    let mut page = Browser::launch(1280, 800).await;
+    page.open(&url).await;
+    page.connect_as("Ann").await;
+    page.click_mark("tab-tournaments").await;
+    page.click_mark("tour-open-Thursday Swiss").await;
+    page.click_mark("tour-join").await;
+    let six = host
+        .expect(|m| {
+            m["type"] == "tournament"
+                && m["tournament"]["entrants"].as_array().map(Vec::len) == Some(6)
+        })
+        .await;
+    let ann = six["tournament"]["entrants"]
+        .as_array()
+        .expect("entrants")
+        .iter()
+        .find(|e| e["player"]["name"] == "Ann")
+        .expect("Ann entered")["no"]
+        .clone();
+    let started = host
+        .request(
+            json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}),
+        )
+        .await;
+    assert_eq!(started["type"], "ok", "{started}");
+    let round = host
+        .expect(|m| m["type"] == "tournament" && m["tournament"]["round"] == 1)
+        .await;
+    let games = round["tournament"]["games"]
+        .as_array()
+        .expect("games")
+        .clone();
+    let hers = games
+        .iter()
+        .find(|g| g["first"] == ann || g["second"] == ann)
+        .expect("Ann paired or given the bye");
+    if hers["room_id"].is_string() {
+        // Taken to her game; she leaves it for the page (her clock runs).
+        page.centre_of("gomoku-a1").await;
+        page.click_mark("leave-room").await;
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        let (x, y) = page.centre_of("confirm-yes").await;
+        page.click(x, y).await;
+    }
+    page.centre_of("tour-back").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    at_each_size(&mut page, "tournament").await;
+    // On a phone the page's first button is on the screen.
+    page.resize(390, 844, true).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let (x, _) = page.centre_of("tour-back").await;
+    assert!(
+        x < 390.0,
+        "the page's Back at x = {x}, off a phone's screen"
+    );
+    page.resize(1280, 800, false).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Watch a game of the round that is not hers.
+    let other = games
+        .iter()
+        .find(|g| g["second"].is_number() && g["first"] != ann && g["second"] != ann)
+        .expect("a game without Ann");
+    page.click_mark(&format!("tour-room-{}-{}", other["first"], other["second"]))
+        .await;
+    page.centre_of("gomoku-a1").await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    save_screenshot(&mut page, "tournament-watching.png").await;
+
+    page.close().await;
+    host.close().await;
+    server.stop().await;
+}

@@ -1,22 +1,17 @@
 //! Tournaments against a real server over real sockets: a Swiss of AI
 //! levels and a player who never comes, played to the end, its standings
 //! checked against tie-breaks worked out here from the games played; and
-//! the same event surviving a restart in the middle of round 2.
+//! the same event surviving a kill -9 in the middle of round 2.
 
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Value, json};
-use tabula_tests::{Client, TestServer, test_config};
+use tabula_tests::{ChildServer, Client, TestServer};
 
 const PASSWORD: &str = "correct horse battery";
 
 async fn registered(server_addr: std::net::SocketAddr, name: &str) -> Client {
-    let mut client = tabula_tests::guest_at(server_addr, name).await;
-    let reply = client
-        .request(json!({"type": "register", "password": PASSWORD}))
-        .await;
-    assert_eq!(reply["type"], "registered", "{reply}");
-    client
+    tabula_tests::registered_at(server_addr, name, PASSWORD).await
 }
 
 fn swiss_spec(rounds: u32) -> Value {
@@ -229,23 +224,33 @@ async fn a_swiss_of_seven_plays_to_the_end_with_byes_forfeits_and_tie_breaks() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_swiss_restarted_in_round_two_keeps_its_standings_and_finishes() {
+async fn a_swiss_killed_in_round_two_keeps_its_standings_and_finishes() {
+    let exe = env!("CARGO_BIN_EXE_tabula-test-server");
     let tmp = tempfile::tempdir().unwrap();
-    let server = TestServer::start_with(test_config(tmp.path())).await;
+    let server = ChildServer::start(exe, tmp.path(), None);
     let mut host = registered(server.addr, "Host").await;
     let (id, _absent) = seven_entrants(&mut host, server.addr, 3).await;
     host.request(
         json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}),
     )
     .await;
+    // Round 2 paired and its games' rooms made: then the kill.
     let before = loop {
         let m = host.expect(|m| m["type"] == "tournament").await;
-        if m["tournament"]["round"] == 2 {
-            break m["tournament"].clone();
+        let t = &m["tournament"];
+        let seated = t["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["round"] == 2 && g["second"].is_number())
+            .all(|g| g["room_id"].is_string());
+        if t["round"] == 2 && seated {
+            break t.clone();
         }
     };
-    server.stop().await;
-    let server = TestServer::start_with(test_config(tmp.path())).await;
+    // SIGKILL: nothing is flushed or said goodbye to.
+    server.kill();
+    let server = ChildServer::start(exe, tmp.path(), None);
     let mut host = tabula_tests::Client::connect(server.addr).await;
     let hello = host
         .request(
@@ -269,11 +274,22 @@ async fn a_swiss_restarted_in_round_two_keeps_its_standings_and_finishes() {
             .collect()
     };
     assert_eq!(round_one(now), round_one(&before));
+    // Round 2's games are the ones paired before the kill, in the same rooms.
+    let rooms_of_round_two = |v: &Value| -> Vec<Value> {
+        v["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["round"] == 2)
+            .map(|g| json!([g["first"], g["second"], g["room_id"]]))
+            .collect()
+    };
+    assert_eq!(rooms_of_round_two(now), rooms_of_round_two(&before));
     let views = if now["status"] == "finished" {
         vec![now.clone()]
     } else {
         until_finished(&mut host, &id).await
     };
     check_finished_swiss(views.last().unwrap(), 3);
-    server.stop().await;
+    server.kill();
 }

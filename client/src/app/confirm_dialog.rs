@@ -75,10 +75,9 @@ pub(super) fn confirm_dialog(ctx: &egui::Context, danger: Danger) -> Vec<Command
                 out.push(Command::Ask(None));
             }
             ui.add_space(24.0);
-            if ui
-                .button(RichText::new(danger.confirm_label()).strong())
-                .clicked()
-            {
+            let confirm = ui.button(RichText::new(danger.confirm_label()).strong());
+            crate::probe::mark("confirm-yes", confirm.rect);
+            if confirm.clicked() {
                 out.push(Command::Ask(None));
                 out.push(danger.command());
             }
