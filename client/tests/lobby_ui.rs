@@ -7,7 +7,6 @@ mod common;
 
 use std::time::Duration;
 
-use egui::Modifiers;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tabula_client::TabulaApp;

@@ -510,11 +510,12 @@ async fn every_screen_in_both_languages_and_themes_at_three_sizes() {
 }
 
 /// Issue 65: a club's Swiss in the browser. The host (over the protocol)
-/// creates it and fills it with five AI levels; Ann, in the browser, finds
-/// it under Tournaments, opens its page and joins; the host starts it. She
-/// is taken to her game (or has the bye); back on the page the games of
+/// creates it with three AI levels; Bo and Cy enter over the protocol (they
+/// come to their games and never move, so theirs stay in play); Ann, in the
+/// browser, finds it under Tournaments, opens its page and joins; the host
+/// starts it. She is taken to her game; back on the page the games of
 /// round 1, the standings and the crosstable show at desktop and phone
-/// sizes, and a Watch button opens a game of the round as a spectator.
+/// sizes, and a Watch button opens another game of the round.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
     let server = TestServer::start().await;
@@ -532,7 +533,7 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
         .await;
     assert_eq!(created["type"], "tournament_created", "{created}");
     let id = created["tournament_id"].as_str().expect("id").to_string();
-    for level in ["beginner", "casual", "intermediate", "advanced", "expert"] {
+    for level in ["beginner", "casual", "intermediate"] {
         let added = host
             .request(json!({"type": "manage_tournament", "tournament_id": id,
                 "action": {"do": "add", "entrant": {"ai": level}}}))
@@ -544,6 +545,15 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
         .await;
     assert_eq!(watched["type"], "tournament", "{watched}");
 
+    let mut players = Vec::new();
+    for name in ["Bo", "Cy"] {
+        let mut player = tabula_tests::guest_at(server.addr, name).await;
+        let joined = player
+            .request(json!({"type": "join_tournament", "tournament_id": id}))
+            .await;
+        assert_eq!(joined["type"], "ok", "{joined}");
+        players.push(player);
+    }
     let mut page = Browser::launch(1280, 800).await;
     page.open(&url).await;
     page.connect_as("Ann").await;
@@ -569,13 +579,28 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
         )
         .await;
     assert_eq!(started["type"], "ok", "{started}");
+    // Round 1 paired and its games' rooms made.
     let round = host
-        .expect(|m| m["type"] == "tournament" && m["tournament"]["round"] == 1)
+        .expect(|m| {
+            let t = &m["tournament"];
+            m["type"] == "tournament"
+                && t["round"] == 1
+                && t["games"].as_array().is_some_and(|gs| {
+                    gs.iter()
+                        .all(|g| g["second"].is_null() || g["room_id"].is_string())
+                })
+        })
         .await;
     let games = round["tournament"]["games"]
         .as_array()
         .expect("games")
         .clone();
+    // Bo and Cy sit down at their games.
+    for player in &mut players {
+        let paired = player.expect(|m| m["type"] == "tournament_game").await;
+        let room = paired["room_id"].as_str().expect("a room").to_string();
+        player.join(&room, "player").await;
+    }
     let hers = games
         .iter()
         .find(|g| g["first"] == ann || g["second"] == ann)
@@ -584,9 +609,7 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
         // Taken to her game; she leaves it for the page (her clock runs).
         page.centre_of("gomoku-a1").await;
         page.click_mark("leave-room").await;
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        let (x, y) = page.centre_of("confirm-yes").await;
-        page.click(x, y).await;
+        page.click_mark("confirm-yes").await;
     }
     page.centre_of("tour-back").await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -602,11 +625,24 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
     page.resize(1280, 800, false).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
 
-    // Watch a game of the round that is not hers.
+    // Watch Bo's or Cy's game, not hers (they never move: it is in play).
+    let number_of = |name: &str| {
+        six["tournament"]["entrants"]
+            .as_array()
+            .expect("entrants")
+            .iter()
+            .find(|e| e["player"]["name"] == name)
+            .expect("entered")["no"]
+            .clone()
+    };
+    let (bo, cy) = (number_of("Bo"), number_of("Cy"));
     let other = games
         .iter()
-        .find(|g| g["second"].is_number() && g["first"] != ann && g["second"] != ann)
-        .expect("a game without Ann");
+        .find(|g| {
+            let has = |n: &Value| g["first"] == *n || g["second"] == *n;
+            !has(&ann) && (has(&bo) || has(&cy))
+        })
+        .expect("a game of Bo's or Cy's without Ann");
     page.click_mark(&format!("tour-room-{}-{}", other["first"], other["second"]))
         .await;
     page.centre_of("gomoku-a1").await;
@@ -615,5 +651,8 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
 
     page.close().await;
     host.close().await;
+    for player in players {
+        player.close().await;
+    }
     server.stop().await;
 }

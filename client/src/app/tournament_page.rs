@@ -54,7 +54,8 @@ pub(super) fn page(ui: &mut Ui, s: &TournamentScreen, me: &str) -> Vec<Command> 
         out.extend(host_buttons(ui, v));
     }
     ui.separator();
-    egui::ScrollArea::vertical()
+    // Both ways: on a phone the tables may be wider than the screen.
+    egui::ScrollArea::both()
         .auto_shrink([false, false])
         .show(ui, |ui| {
             out.extend(round_games(ui, v, me));
@@ -250,25 +251,30 @@ fn standings(ui: &mut Ui, v: &TournamentView, host: bool) -> Vec<Command> {
         .num_columns(7)
         .spacing([16.0, 4.0])
         .show(ui, |ui| {
+            // The tie-breaks by their short names, as crosstables print
+            // them; the full name on hover.
             let heads = if arena {
                 vec![
-                    t!("board.rank"),
-                    t!("board.name"),
-                    t!("tour.points"),
-                    t!("board.games"),
+                    (t!("board.rank"), None),
+                    (t!("board.name"), None),
+                    (t!("tour.points"), None),
+                    (t!("board.games"), None),
                 ]
             } else {
                 vec![
-                    t!("board.rank"),
-                    t!("board.name"),
-                    t!("tour.score"),
-                    t!("tour.buchholz"),
-                    t!("tour.sonneborn_berger"),
-                    t!("board.games"),
+                    (t!("board.rank"), None),
+                    (t!("board.name"), None),
+                    (t!("tour.score"), None),
+                    (t!("tour.bh"), Some(t!("tour.buchholz"))),
+                    (t!("tour.sb"), Some(t!("tour.sonneborn_berger"))),
+                    (t!("board.games"), None),
                 ]
             };
-            for h in heads {
-                ui.label(RichText::new(h).strong());
+            for (h, full) in heads {
+                let head = ui.label(RichText::new(h).strong());
+                if let Some(full) = full {
+                    head.on_hover_text(full);
+                }
             }
             ui.end_row();
             for (rank, row) in v.standings.iter().enumerate() {

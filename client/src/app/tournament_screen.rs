@@ -169,7 +169,6 @@ impl TournamentScreen {
         if let Some(tournament_id) = self.open.clone() {
             requests.send(ClientMessage::WatchTournament { tournament_id });
         }
-        requests.send(ClientMessage::ListTournaments);
     }
 
     /// The code we know for a private tournament.
