@@ -24,13 +24,15 @@ pub struct TournamentLink {
 }
 
 /// How a paired game ended, as the tournament scores it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameScore {
     /// Half points of the first and second seat: 2-0, 1-1, 0-2, or 0-0
     /// when neither came.
     pub points: [u32; 2],
     /// Which seats did not come (the game was not played).
     pub absent: [bool; 2],
+    /// The finished game's id (unknown for a result found on a restart).
+    pub game_id: Option<String>,
 }
 
 /// A message to a tournament's actor.

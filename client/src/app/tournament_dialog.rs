@@ -93,6 +93,7 @@ impl TournamentForm {
             private: self.private,
             max_entrants: self.max_entrants.clamp(2, 256),
             forfeit_secs: self.forfeit_secs.clamp(10, 600),
+            openings: Vec::new(),
         }
     }
 }

@@ -1,6 +1,6 @@
 //! [`AiSeat`]: the room's side of an AI opponent: which thought is the
-//! latest asked for, whether one is under way, and the host's engine when
-//! the opponent is one. (The thinking itself is `ai_turn`.)
+//! latest asked for, whether one is under way, and the host's engines
+//! playing its seats. (The thinking itself is `ai_turn`.)
 
 use std::sync::Arc;
 
@@ -16,7 +16,8 @@ pub(super) struct AiSeat {
     pub(super) generation: u64,
     /// A thought is under way.
     pub(super) thinking: bool,
-    /// The host's engine playing the seat, when the opponent is one;
-    /// shared with the task asking it, which holds it while it thinks.
-    pub(super) engine: Option<Arc<tokio::sync::Mutex<EnginePlayer>>>,
+    /// The host's engine playing each seat, where one does (a
+    /// tournament's game may have two); shared with the task asking it,
+    /// which holds it while it thinks.
+    pub(super) engines: [Option<Arc<tokio::sync::Mutex<EnginePlayer>>>; 2],
 }

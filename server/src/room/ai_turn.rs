@@ -6,9 +6,7 @@
 use std::sync::Arc;
 
 use tabula_shared::backgammon::{BgMatch, ResignKind};
-use tabula_shared::protocol::{
-    AiLevel, ErrorCode, Opponent, PlayerAction, PlayerInfo, RoomOptions,
-};
+use tabula_shared::protocol::{AiLevel, ErrorCode, GameKind, PlayerAction, PlayerInfo};
 use tabula_shared::seat::Seat;
 use tabula_shared::seat::side_of;
 
@@ -40,7 +38,7 @@ pub(super) fn ai_player(level: AiLevel) -> PlayerInfo {
 
 /// The player shown in the seat of the host's engine called `name`. It is
 /// an AI seat at the Expert's level, the level that stands in for it.
-pub(super) fn engine_player(name: &str) -> PlayerInfo {
+pub(crate) fn engine_player(name: &str) -> PlayerInfo {
     let slug: String = name
         .chars()
         .map(|c| {
@@ -59,27 +57,32 @@ pub(super) fn engine_player(name: &str) -> PlayerInfo {
     }
 }
 
-/// The engine seat of a room with `options`, when its opponent is one of
-/// the host's engines (one the server no longer runs leaves the Expert
-/// playing, and the room is told on its first move).
-pub(super) fn engine_seat(
+/// The host's engines playing the `seats` of a room for `game`: a seat
+/// whose player is an engine's ([`engine_player`]) gets one. An engine the
+/// server no longer runs leaves the Expert playing, and the room is told on
+/// its first move.
+pub(super) fn engine_seats(
     shared: &Shared,
-    options: &RoomOptions,
-) -> Option<Arc<tokio::sync::Mutex<EnginePlayer>>> {
-    let Opponent::Engine { name } = &options.opponent else {
-        return None;
-    };
-    let kind = options.game.kind();
-    let spec = shared
-        .config
-        .engines
-        .iter()
-        .find(|e| e.game == kind && e.name == *name)
-        .cloned();
-    let slots = shared.engine_slots.clone();
-    Some(Arc::new(tokio::sync::Mutex::new(EnginePlayer::new(
-        name, spec, slots,
-    ))))
+    game: GameKind,
+    seats: &[Option<PlayerInfo>; 2],
+) -> [Option<Arc<tokio::sync::Mutex<EnginePlayer>>>; 2] {
+    seats.each_ref().map(|seat| {
+        let player = seat.as_ref()?;
+        if !player.id.starts_with("engine-") {
+            return None;
+        }
+        let name = &player.name;
+        let spec = shared
+            .config
+            .engines
+            .iter()
+            .find(|e| e.game == game && e.name == *name)
+            .cloned();
+        let slots = shared.engine_slots.clone();
+        Some(Arc::new(tokio::sync::Mutex::new(EnginePlayer::new(
+            name, spec, slots,
+        ))))
+    })
 }
 
 impl Room {
@@ -106,7 +109,7 @@ impl Room {
         let budget = self.shared.config.ai_budget;
         let seed = self.ai.seed ^ (self.game.len() as u64).wrapping_mul(0x9E37_79B9);
         let me = self.me.clone();
-        let engine = self.ai.engine.clone();
+        let engine = self.ai.engines[idx(seat)].clone();
         let thinking = self.shared.thinking.clone();
         tokio::spawn(async move {
             // Counted as a busy core while it thinks; never waits for one.
@@ -148,14 +151,14 @@ impl Room {
         ai::accepts_resignation(game, side_of(seat), value)
     }
 
-    /// Stops the room's engine process, unless it is thinking (it then
+    /// Stops the room's engine processes, unless it is thinking (it then
     /// stays for the move it is asked): the game is over, or nobody is here
     /// to play it. Its next turn starts it again.
     pub(super) fn stop_engine(&self) {
-        if let Some(engine) = &self.ai.engine
-            && let Ok(mut engine) = engine.try_lock()
-        {
-            engine.stop();
+        for engine in self.ai.engines.iter().flatten() {
+            if let Ok(mut engine) = engine.try_lock() {
+                engine.stop();
+            }
         }
     }
 

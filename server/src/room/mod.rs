@@ -59,7 +59,8 @@ use crate::tournament_desk::TournamentLink;
 use crate::wall_clock::now_ms;
 
 use ai_seat::AiSeat;
-use ai_turn::{ai_player, engine_player, engine_seat};
+pub(crate) use ai_turn::engine_player;
+use ai_turn::{ai_player, engine_seats};
 use backoff::Saving;
 use clock::Clock;
 use history::History;
@@ -388,7 +389,7 @@ impl Room {
         let game = Game::from_record(saved.record)?;
         let (handle, rx) = RoomHandle::channel(4096);
         let ai_seed = shared.config.dice_seed.unwrap_or(0);
-        let engine = engine_seat(&shared, &saved.options);
+        let engines = engine_seats(&shared, saved.options.game.kind(), &saved.seats);
         let mut room = Room {
             id: saved.id,
             options: saved.options,
@@ -415,7 +416,7 @@ impl Room {
                 seed: ai_seed,
                 generation: 0,
                 thinking: false,
-                engine,
+                engines,
             },
             started_at: saved.started_at,
             game_no: saved.game_no,

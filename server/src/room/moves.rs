@@ -318,7 +318,7 @@ impl Room {
         };
         self.forget_ai_thought();
         self.stop_engine();
-        self.report_to_tournament(&result);
+        self.report_to_tournament(&result, Some(game_id.clone()));
         self.emit(RoomEvent::GameOver {
             result,
             game_id: Some(game_id),

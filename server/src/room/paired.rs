@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use tabula_shared::gomoku::GomokuAction;
 use tabula_shared::protocol::{EndReason, GameRecord, GameResult, PlayerInfo, RoomId, RoomOptions};
 use tabula_shared::seat::Seat;
 
@@ -11,9 +12,9 @@ use super::{NewRoom, Refusal, Room, dice, idx, launch, room_rng};
 use crate::registry::Shared;
 use crate::tournament_desk::{GameScore, TournamentLink};
 
-/// Makes the room of a tournament game between `seats` (first, second):
-/// an AI seat plays at once, a player's seat waits `link.forfeit_secs` for
-/// them.
+/// Makes the room of a tournament game between `seats` (first, second),
+/// its Gomoku game starting with the `opening`'s stones: an AI seat plays
+/// at once, a player's seat waits `link.forfeit_secs` for them.
 ///
 /// # Errors
 /// `internal` when the store could not save it; `bad_request` for options
@@ -23,8 +24,12 @@ pub async fn create_paired(
     options: RoomOptions,
     seats: [PlayerInfo; 2],
     link: TournamentLink,
+    opening: Vec<GomokuAction>,
 ) -> Result<RoomId, Refusal> {
     let mut record = GameRecord::new(&options.game);
+    if let GameRecord::Gomoku { actions, .. } = &mut record {
+        actions.extend(opening);
+    }
     let id = format!("r-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
     let salt = format!("room-{}", shared.next_room_number());
     let rng = room_rng(shared, &salt);
@@ -76,7 +81,7 @@ impl Room {
     }
 
     /// Tells the room's tournament how its game ended.
-    pub(super) fn report_to_tournament(&self, result: &GameResult) {
+    pub(super) fn report_to_tournament(&self, result: &GameResult, game_id: Option<String>) {
         let Some(link) = &self.tournament else { return };
         // Only a forfeit ends a game that never began.
         let forfeit = !self.game_started && result.reason == EndReason::Abandoned;
@@ -92,8 +97,14 @@ impl Room {
             None if forfeit => [0, 0],
             None => [1, 1],
         };
-        self.shared
-            .tournament_desk
-            .report(link, self.id.clone(), GameScore { points, absent });
+        self.shared.tournament_desk.report(
+            link,
+            self.id.clone(),
+            GameScore {
+                points,
+                absent,
+                game_id,
+            },
+        );
     }
 }

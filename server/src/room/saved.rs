@@ -149,7 +149,7 @@ pub fn restore(
     // The tournament may not have heard of a game that ended just before
     // the restart (it ignores a result it has).
     if let Some(result) = room.result.clone() {
-        room.report_to_tournament(&result);
+        room.report_to_tournament(&result, None);
     }
     room.spawn();
     Ok(id)

@@ -225,18 +225,12 @@ impl Actor {
         Ok(())
     }
 
-    /// The seat of an AI level (numbered when the level is entered twice).
+    /// The seat of an AI level (numbered when the level is entered twice),
+    /// or of one of the host's engines for this game (once each).
     fn entrant_for(&self, entrant: EntrantRequest) -> Result<(PlayerInfo, i32), Refusal> {
         let level = match entrant {
             EntrantRequest::Ai(level) => level,
-            EntrantRequest::Engine(name) => {
-                return Err((
-                    ErrorCode::BadRequest,
-                    format!(
-                        "engines ({name}) cannot enter tournaments yet: only the built-in AI levels"
-                    ),
-                ));
-            }
+            EntrantRequest::Engine(name) => return self.engine_entrant(&name),
         };
         let word = match level {
             AiLevel::Beginner => "Beginner",
@@ -268,6 +262,35 @@ impl Actor {
             },
             rating,
         ))
+    }
+
+    /// One of the host's engines as an entrant. An engine has no published
+    /// rating: it is seeded at 1500, as a new player is.
+    fn engine_entrant(&self, name: &str) -> Result<(PlayerInfo, i32), Refusal> {
+        let game = self.t.spec.game.kind();
+        if !self
+            .shared
+            .config
+            .engines
+            .iter()
+            .any(|e| e.game == game && e.name == name)
+        {
+            return Err((
+                ErrorCode::BadRequest,
+                format!(
+                    "no engine called {name:?} plays {} on this server",
+                    format!("{game:?}").to_lowercase()
+                ),
+            ));
+        }
+        let player = room::engine_player(name);
+        if self.t.entrants.iter().any(|e| e.player.id == player.id) {
+            return Err((
+                ErrorCode::BadRequest,
+                format!("the engine {name:?} has entered already"),
+            ));
+        }
+        Ok((player, 1500))
     }
 
     /// Saves the change, then tells it; when the store refuses, the
@@ -339,7 +362,12 @@ impl Actor {
                 tournament_id: self.t.id.clone(),
                 forfeit_secs: self.t.spec.forfeit_secs,
             };
-            match room::create_paired(&self.shared, options, seats.clone(), link).await {
+            let opening = g
+                .opening
+                .and_then(|k| self.t.spec.openings.get(k as usize))
+                .map(|stones| super::event::opening_actions(stones))
+                .unwrap_or_default();
+            match room::create_paired(&self.shared, options, seats.clone(), link, opening).await {
                 Ok(room_id) => {
                     self.t.games[i].room_id = Some(room_id.clone());
                     made.push((i, room_id, seats));

@@ -4,8 +4,9 @@
 //! it, tells it and makes the rooms.
 
 use serde::{Deserialize, Serialize};
+use tabula_shared::gomoku::{Gomoku, GomokuAction, Opening, Phase, Point};
 use tabula_shared::protocol::{
-    Entrant, ErrorCode, PlayerInfo, TournamentFormat, TournamentGame, TournamentSpec,
+    Entrant, ErrorCode, GameOptions, PlayerInfo, TournamentFormat, TournamentGame, TournamentSpec,
     TournamentStatus, TournamentSummary, TournamentView,
 };
 use tabula_shared::seat::Seat;
@@ -64,8 +65,56 @@ pub(crate) fn check_spec(spec: &TournamentSpec) -> Result<(), Refusal> {
         TournamentFormat::Arena { minutes } if !(1..=600).contains(&minutes) => {
             bad("an arena lasts 1 to 600 minutes")
         }
-        _ => Ok(()),
+        _ => check_openings(spec),
     }
+}
+
+/// The openings: only for a Gomoku round robin without Swap2, at most 20 of
+/// at most 20 stones, each a position the rules accept and not yet won.
+fn check_openings(spec: &TournamentSpec) -> Result<(), Refusal> {
+    if spec.openings.is_empty() {
+        return Ok(());
+    }
+    let bad = |why: String| Err(refuse(ErrorCode::BadRequest, why));
+    let (TournamentFormat::RoundRobin { .. }, GameOptions::Gomoku(config)) =
+        (spec.format, &spec.game)
+    else {
+        return bad("openings are for a Gomoku round robin".into());
+    };
+    if config.opening != Opening::None {
+        return bad("openings replace Swap2: set the opening to none".into());
+    }
+    if spec.openings.len() > 20 {
+        return bad("at most 20 openings".into());
+    }
+    for (i, stones) in spec.openings.iter().enumerate() {
+        if stones.is_empty() || stones.len() > 20 {
+            return bad(format!("opening {}: 1 to 20 stones", i + 1));
+        }
+        match Gomoku::replay(*config, &opening_actions(stones)) {
+            Ok(game) if game.phase() != Phase::Over => {}
+            Ok(_) => return bad(format!("opening {}: the game is over already", i + 1)),
+            Err(e) => return bad(format!("opening {}: {e}", i + 1)),
+        }
+    }
+    Ok(())
+}
+
+/// An opening's stones as the game's first actions: black (the first seat)
+/// first, then in turn.
+pub(crate) fn opening_actions(stones: &[Point]) -> Vec<GomokuAction> {
+    stones
+        .iter()
+        .enumerate()
+        .map(|(i, &point)| GomokuAction::Place {
+            seat: if i % 2 == 0 {
+                Seat::First
+            } else {
+                Seat::Second
+            },
+            point,
+        })
+        .collect()
 }
 
 impl Tournament {
@@ -202,6 +251,7 @@ impl Tournament {
         g.first_score = Some(score.points[0]);
         g.second_score = Some(score.points[1]);
         g.forfeit = score.absent.iter().any(|&a| a);
+        g.game_id = score.game_id;
         let nos = [Some(g.first), g.second];
         for (no, absent) in nos.into_iter().zip(score.absent) {
             if let (Some(no), true) = (no, absent) {
@@ -263,6 +313,11 @@ impl Tournament {
     }
 
     fn push_game(&mut self, first: u32, second: Option<u32>) {
+        self.push_game_from(first, second, None);
+    }
+
+    /// A game that starts from the spec's opening number `opening`.
+    fn push_game_from(&mut self, first: u32, second: Option<u32>, opening: Option<u32>) {
         let mut g = TournamentGame {
             round: self.round,
             first,
@@ -271,6 +326,8 @@ impl Tournament {
             first_score: None,
             second_score: None,
             forfeit: false,
+            game_id: None,
+            opening,
         };
         match second {
             None => {
@@ -369,8 +426,16 @@ impl Tournament {
     fn pair_round_robin(&mut self) {
         self.round += 1;
         let round = round_robin::berger_round(self.entrants.len() as u32, self.round);
+        let openings = self.spec.openings.len() as u32;
         for (a, b) in round.games {
-            self.push_game(a, Some(b));
+            if openings == 0 {
+                self.push_game(a, Some(b));
+            }
+            // Each opening with both colours, as the Gomocup plays them.
+            for k in 0..openings {
+                self.push_game_from(a, Some(b), Some(k));
+                self.push_game_from(b, Some(a), Some(k));
+            }
         }
         if let Some(b) = round.bye {
             self.push_game(b, None);

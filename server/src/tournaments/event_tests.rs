@@ -18,6 +18,7 @@ fn spec(format: TournamentFormat) -> TournamentSpec {
         private: false,
         max_entrants: 8,
         forfeit_secs: 30,
+        openings: Vec::new(),
     }
 }
 
@@ -53,7 +54,8 @@ fn play_round(t: &mut Tournament) {
             &room,
             GameScore {
                 points,
-                absent: [false, false]
+                absent: [false, false],
+                game_id: None,
             }
         ));
         assert!(
@@ -61,7 +63,8 @@ fn play_round(t: &mut Tournament) {
                 &room,
                 GameScore {
                     points,
-                    absent: [false, false]
+                    absent: [false, false],
+                    game_id: None,
                 }
             ),
             "scored twice"
@@ -138,7 +141,14 @@ fn a_second_absence_withdraws_and_a_withdrawn_entrant_is_not_paired() {
             let g = &t.games[i];
             let absent = [g.first == 4, g.second == Some(4)];
             let points = if absent[0] { [0, 2] } else { [2, 0] };
-            t.record(&room, GameScore { points, absent });
+            t.record(
+                &room,
+                GameScore {
+                    points,
+                    absent,
+                    game_id: None,
+                },
+            );
         }
         t.advance(2);
     }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{AiLevel, GameOptions, PlayerInfo, RoomId, TimeControl};
+use crate::gomoku::Point;
 use crate::tournament::standings::Standing;
 
 /// A tournament's id.
@@ -47,6 +48,12 @@ pub struct TournamentSpec {
     /// scored as lost (seconds, 10 to 600; default 60).
     #[serde(default = "default_forfeit_secs")]
     pub forfeit_secs: u32,
+    /// A Gomoku round robin's fixed openings, as the Gomocup plays them:
+    /// each pairing plays every opening twice, once with each colour. An
+    /// opening is its stones in order, black first (at most 20 openings of
+    /// at most 20 stones; freestyle or standard rules, no Swap2).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub openings: Vec<Vec<Point>>,
 }
 
 fn default_forfeit_secs() -> u32 {
@@ -109,6 +116,12 @@ pub struct TournamentGame {
     /// Scored without play: someone did not come.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub forfeit: bool,
+    /// The finished game, for `get_game` (its record, its export).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_id: Option<String>,
+    /// The opening it starts from (an index into the spec's `openings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening: Option<u32>,
 }
 
 /// The whole tournament as its page shows it.
