@@ -331,7 +331,8 @@ impl Tournament {
         };
         match second {
             None => {
-                g.first_score = Some(2);
+                let rest = matches!(self.spec.format, TournamentFormat::RoundRobin { .. });
+                g.first_score = Some(if rest { 0 } else { 2 });
             }
             Some(s) if !self.active(first) || !self.active(s) => {
                 // A withdrawn entrant's game is scored for the other.
@@ -590,6 +591,8 @@ impl Tournament {
                 continue;
             };
             match g.second {
+                // A round robin's bye is a rest: everyone has the same number.
+                None if matches!(self.spec.format, TournamentFormat::RoundRobin { .. }) => {}
                 None => byes.push(g.first),
                 Some(second) => played.push(Played {
                     first: g.first,

@@ -107,7 +107,7 @@ pub struct TournamentGame {
     /// The game's room, to watch or to play in.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub room_id: Option<RoomId>,
-    /// The first seat's half points once it ended: 2, 1 or 0 (a bye: 2).
+    /// The first seat's half points once it ended: 2, 1 or 0 (a bye: 2 in a Swiss or knockout, 0 in a round robin, where it is a rest).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_score: Option<u32>,
     /// The second seat's half points (both 0 when neither came).

@@ -15,6 +15,10 @@
 //! plays white) or two more stones; with 5 stones `SWAP` (black) or a move
 //! (white).
 //!
+//! `pbrain-tabula --level NAME` plays as the level `NAME` (`beginner`,
+//! `casual`, `intermediate`, `advanced`; `expert` by default), so that a
+//! host can enter several of them in an engine-only event.
+//!
 //! Time per move: `min(timeout_turn, time_left / moves_left)` minus a
 //! safety margin (5%, at least 30 ms), where `moves_left` is estimated
 //! from the empty points.
@@ -31,6 +35,8 @@ use tabula_shared::seat::Seat;
 
 /// Engine state.
 struct Engine {
+    /// The level it plays at.
+    level: Level,
     size: Option<u8>,
     /// Stones in order, with their colours.
     stones: Vec<(Point, Stone)>,
@@ -57,8 +63,9 @@ struct Collect {
 }
 
 impl Engine {
-    fn new() -> Engine {
+    fn new(level: Level) -> Engine {
         Engine {
+            level,
             size: None,
             stones: Vec::new(),
             rule_bits: 0,
@@ -146,14 +153,7 @@ impl Engine {
         };
         let stone = self.to_play();
         let seed = self.stones.len() as u64;
-        match best_move(
-            Level::Expert,
-            &board,
-            stone,
-            self.rule(),
-            self.limits(),
-            seed,
-        ) {
+        match best_move(self.level, &board, stone, self.rule(), self.limits(), seed) {
             Some(p) => {
                 self.stones.push((p, stone));
                 format!("{},{}", p.x, p.y)
@@ -361,7 +361,7 @@ impl Engine {
         let mut placed = Vec::new();
         for k in 0..4u64 {
             let Some(seat) = g.to_act() else { break };
-            match choose_with(Level::Expert, &g, seat, limits, k) {
+            match choose_with(self.level, &g, seat, limits, k) {
                 Some(Decision::Place(p)) => {
                     if g.play(seat, p).is_err() {
                         return "ERROR internal: illegal move".into();
@@ -406,11 +406,27 @@ impl Engine {
     }
 }
 
+/// The level named after `--level`, the Expert without one.
+fn level_from_args() -> Level {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.iter().position(|a| a == "--level") {
+        None => Level::Expert,
+        Some(i) => {
+            let name = args.get(i + 1).map(String::as_str).unwrap_or("");
+            Level::from_name(name).unwrap_or_else(|| {
+                eprintln!("pbrain-tabula: unknown level {name:?} (beginner, casual, intermediate, advanced, expert)");
+                std::process::exit(2);
+            })
+        }
+    }
+}
+
 fn main() {
+    let level = level_from_args();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let stdout = std::io::stdout();
-    let mut engine = Engine::new();
+    let mut engine = Engine::new(level);
     let mut buf = Vec::new();
     loop {
         buf.clear();
