@@ -293,3 +293,114 @@ async fn a_swiss_killed_in_round_two_keeps_its_standings_and_finishes() {
     check_finished_swiss(views.last().unwrap(), 3);
     server.kill();
 }
+
+/// An arena of ten AI entrants for two minutes of short games: everyone is
+/// paired again as their game ends, never against the opponent just
+/// played; it ends at its time with the games in play counted; each
+/// entrant's points are worked out here from their games (2 a win, 1 a
+/// draw, double after two wins in a row until a game is not won).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_of_ten_for_two_minutes() {
+    let server = TestServer::start().await;
+    let mut host = registered(server.addr, "Host").await;
+    let created = host
+        .request(json!({"type": "create_tournament", "spec": {
+            "name": "Two-minute arena",
+            "format": {"kind": "arena", "minutes": 2},
+            "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+            "time_control": {"initial_secs": 20, "increment_secs": 0},
+            "max_entrants": 10
+        }}))
+        .await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let id = created["tournament_id"].as_str().unwrap().to_string();
+    host.request(json!({"type": "watch_tournament", "tournament_id": id}))
+        .await;
+    for level in ["beginner", "casual", "intermediate", "advanced", "expert"] {
+        for _ in 0..2 {
+            let added = host
+                .request(json!({"type": "manage_tournament", "tournament_id": id,
+                    "action": {"do": "add", "entrant": {"ai": level}}}))
+                .await;
+            assert_eq!(added["type"], "ok", "{added}");
+        }
+    }
+    let started = host
+        .request(
+            json!({"type": "manage_tournament", "tournament_id": id, "action": {"do": "start"}}),
+        )
+        .await;
+    assert_eq!(started["type"], "ok", "{started}");
+    let views = until_finished(&mut host, &id).await;
+    let last = views.last().unwrap();
+    let seqs: Vec<u64> = views.iter().map(|v| v["seq"].as_u64().unwrap()).collect();
+    assert!(
+        seqs.windows(2).all(|w| w[1] == w[0] + 1),
+        "each seq once, in order: {seqs:?}"
+    );
+    let ends_at = last["ends_at"].as_i64().expect("an arena ends at its time");
+    let started_at = last["started_at"].as_i64().unwrap();
+    assert_eq!(ends_at - started_at, 120_000);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    assert!(now >= ends_at, "finished at its time, not before");
+    let games = last["games"].as_array().unwrap();
+    assert!(
+        games.iter().all(|g| g["first_score"].is_u64()),
+        "every game counted"
+    );
+    let mut points = HashMap::new();
+    for e in last["entrants"].as_array().unwrap() {
+        let no = e["no"].as_u64().unwrap();
+        let mine: Vec<(u64, u64)> = games
+            .iter()
+            .filter_map(|g| {
+                if g["first"] == no {
+                    Some((g["second"].as_u64()?, g["first_score"].as_u64()?))
+                } else if g["second"] == no {
+                    Some((g["first"].as_u64()?, g["second_score"].as_u64()?))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        assert!(mine.len() >= 3, "entrant {no} played {} games", mine.len());
+        for pair in mine.windows(2) {
+            assert_ne!(
+                pair[0].0, pair[1].0,
+                "entrant {no} met {} twice running",
+                pair[0].0
+            );
+        }
+        let (mut total, mut streak) = (0, 0);
+        for &(_, result) in &mine {
+            total += if streak >= 2 { result * 2 } else { result };
+            streak = if result == 2 { streak + 1 } else { 0 };
+        }
+        points.insert(no, total);
+    }
+    let standings = last["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), 10);
+    for row in standings {
+        assert_eq!(
+            row["score"].as_u64().unwrap(),
+            points[&row["id"].as_u64().unwrap()],
+            "{row}"
+        );
+    }
+    let scores: Vec<u64> = standings
+        .iter()
+        .map(|r| r["score"].as_u64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    println!(
+        "arena of ten, 2 min: {} games, points {scores:?}",
+        games.len()
+    );
+    server.stop().await;
+}
