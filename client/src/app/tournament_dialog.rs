@@ -41,6 +41,9 @@ pub(super) struct TournamentForm {
     pub(super) forfeit_secs: u32,
     pub(super) rated: bool,
     pub(super) private: bool,
+    /// Starts by itself this many minutes after creation (0: when the host
+    /// presses Start).
+    pub(super) starts_in_minutes: u32,
 }
 
 impl Default for TournamentForm {
@@ -57,6 +60,7 @@ impl Default for TournamentForm {
             forfeit_secs: 60,
             rated: false,
             private: false,
+            starts_in_minutes: 0,
         }
     }
 }
@@ -93,6 +97,8 @@ impl TournamentForm {
             private: self.private,
             max_entrants: self.max_entrants.clamp(2, 256),
             forfeit_secs: self.forfeit_secs.clamp(10, 600),
+            starts_at: (self.starts_in_minutes > 0)
+                .then(|| now_ms() + i64::from(self.starts_in_minutes) * 60_000),
             openings: Vec::new(),
         }
     }
@@ -160,6 +166,17 @@ pub(super) fn tournament_dialog(
             })
             .response
             .on_hover_text(t!("tour.forfeit_hint"));
+            ui.horizontal(|ui| {
+                ui.label(t!("tour.starts_in"));
+                ui.add(
+                    egui::DragValue::new(&mut f.starts_in_minutes)
+                        .range(0..=1440)
+                        .suffix(t!("ui.min")),
+                );
+                if f.starts_in_minutes == 0 {
+                    ui.label(t!("tour.when_host_starts"));
+                }
+            });
             ui.checkbox(&mut f.rated, t!("ui.rated"));
             ui.checkbox(&mut f.private, t!("tour.private_by_code"));
             ui.separator();
@@ -210,4 +227,12 @@ fn format_rows(ui: &mut Ui, f: &mut TournamentForm) {
             );
         }
     });
+}
+
+/// Now, in Unix milliseconds.
+pub(super) fn now_ms() -> i64 {
+    web_time::SystemTime::now()
+        .duration_since(web_time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0)
 }

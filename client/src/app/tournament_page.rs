@@ -40,6 +40,13 @@ pub(super) fn page(ui: &mut Ui, s: &TournamentScreen, me: &str) -> Vec<Command> 
             ui.label(RichText::new(t!("ui.rated")).color(super::labels::RATED));
         }
         ui.label(RichText::new(status_text(v.status, v.round)).strong());
+        if let (TournamentStatus::Open, Some(at)) = (v.status, v.spec.starts_at) {
+            let left = (at - super::tournament_dialog::now_ms()).max(0) as u64;
+            let minutes = left.div_ceil(60_000);
+            ui.label(t!("tour.starts_in_minutes", n = minutes));
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_secs(15));
+        }
         ui.label(t!("tour.host", name = v.host.name));
     });
     let host = v.host.id == me;

@@ -101,9 +101,16 @@ impl Actor {
         }
     }
 
-    /// An arena pairs whoever waits and ends on time; a failed room is
-    /// made again.
+    /// An event starts at its time; an arena pairs whoever waits and ends
+    /// on time; a failed room is made again.
     async fn on_tick(&mut self) {
+        let before = self.t.clone();
+        if self.t.start_if_due(now_ms()) {
+            if self.commit(before).await.is_ok() {
+                self.make_rooms().await;
+            }
+            return;
+        }
         if self.t.status != TournamentStatus::Running {
             return;
         }

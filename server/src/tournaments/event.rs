@@ -202,6 +202,19 @@ impl Tournament {
 
     /// Starts: pairing numbers by rating, then the first round. Returns the
     /// new games (to make rooms for).
+    /// At its `starts_at`, an open tournament starts by itself (or ends
+    /// unplayed with fewer than two entrants). True when it changed.
+    pub(crate) fn start_if_due(&mut self, now: i64) -> bool {
+        if self.status != TournamentStatus::Open || self.spec.starts_at.is_none_or(|t| now < t) {
+            return false;
+        }
+        if self.entrants.len() < 2 {
+            self.status = TournamentStatus::Finished;
+            return true;
+        }
+        self.start(now).is_ok()
+    }
+
     pub(crate) fn start(&mut self, now: i64) -> Result<Vec<usize>, Refusal> {
         if self.status != TournamentStatus::Open {
             return Err(refuse(

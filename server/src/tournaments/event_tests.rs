@@ -18,6 +18,7 @@ fn spec(format: TournamentFormat) -> TournamentSpec {
         private: false,
         max_entrants: 8,
         forfeit_secs: 30,
+        starts_at: None,
         openings: Vec::new(),
     }
 }
@@ -180,4 +181,32 @@ fn an_arena_pairs_whoever_waits_until_its_time_is_up() {
     assert!(t.advance(60_000).is_empty(), "no new games after the end");
     assert_eq!(t.status, TournamentStatus::Finished);
     assert!(t.standings()[0].score >= 4);
+}
+
+#[test]
+fn an_event_starts_at_its_time_or_ends_unplayed() {
+    let mut t = with(TournamentFormat::Swiss { rounds: 3 }, 4);
+    t.spec.starts_at = Some(1_000);
+    assert!(!t.start_if_due(999), "not before its time");
+    assert_eq!(t.status, TournamentStatus::Open);
+    assert!(t.start_if_due(1_000));
+    assert_eq!(
+        (t.status, t.round, t.started_at),
+        (TournamentStatus::Running, 1, Some(1_000))
+    );
+    assert!(!t.start_if_due(2_000), "once");
+
+    let mut lonely = with(TournamentFormat::Swiss { rounds: 3 }, 1);
+    lonely.spec.starts_at = Some(1_000);
+    assert!(lonely.start_if_due(1_000));
+    assert_eq!(
+        (lonely.status, lonely.round),
+        (TournamentStatus::Finished, 0)
+    );
+
+    let mut manual = with(TournamentFormat::Swiss { rounds: 3 }, 4);
+    assert!(
+        !manual.start_if_due(i64::MAX),
+        "without a time, the host starts it"
+    );
 }

@@ -36,6 +36,15 @@ pub(crate) async fn create(
         ));
     }
     check_spec(&spec)?;
+    if let Some(at) = spec.starts_at {
+        let now = now_ms();
+        if at < now - 60_000 || at > now + 30 * 24 * 3_600_000 {
+            return Err((
+                ErrorCode::BadRequest,
+                "starts_at: from now to 30 days ahead (Unix ms)".into(),
+            ));
+        }
+    }
     let id = format!("t-{}", &uuid::Uuid::new_v4().simple().to_string()[..10]);
     let (code, initial) = {
         let mut rng = rand::rng();

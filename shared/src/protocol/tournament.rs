@@ -48,6 +48,11 @@ pub struct TournamentSpec {
     /// scored as lost (seconds, 10 to 600; default 60).
     #[serde(default = "default_forfeit_secs")]
     pub forfeit_secs: u32,
+    /// When it starts by itself (Unix ms), as lichess's events do; the host
+    /// may still start it earlier. `None`: when the host starts it. One
+    /// with fewer than two entrants at that time ends unplayed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts_at: Option<i64>,
     /// A Gomoku round robin's fixed openings, as the Gomocup plays them:
     /// each pairing plays every opening twice, once with each colour. An
     /// opening is its stones in order, black first (at most 20 openings of
