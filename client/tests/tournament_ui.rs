@@ -2,7 +2,8 @@
 //! `egui_kittest` against a real server on `127.0.0.1:0`: a host creates a
 //! Swiss event and adds AI levels, two players join it from its page, the
 //! host starts it, the players are taken to their games, the host watches
-//! one, and everyone's page shows the same standings once a game ends.
+//! one, and everyone's page shows the same standings once a game ends; the
+//! finished game opens in the replay viewer from the page.
 
 mod common;
 
@@ -156,6 +157,17 @@ fn host_a_swiss_join_it_play_and_watch() {
     assert_eq!((bo_line.score, bo_line.games), (0, 1));
     assert!(has_text(&ada, "Standings") && has_text(&ada, "Crosstable"));
     assert!(has_text(&bo, "You are entrant"));
+
+    // The finished game opens in the replay viewer from the page, and
+    // closing it comes back to the page.
+    click_label(&mut bo, "Replay");
+    wait_until(&mut bo, "the game in the replay viewer", |a| {
+        a.replay().is_some() && a.screen() == tabula_client::app::Screen::Replay
+    });
+    click_label(&mut bo, "Close");
+    wait_until(&mut bo, "back on the page", |a| {
+        a.screen() == tabula_client::app::Screen::Tournaments
+    });
 }
 
 /// An entrant's name by pairing number.

@@ -222,6 +222,14 @@ fn round_games(ui: &mut Ui, v: &TournamentView, me: &str) -> Vec<Command> {
                             });
                         }
                     }
+                    (_, Some(_)) if g.game_id.is_some() => {
+                        let id = g.game_id.clone().unwrap_or_default();
+                        let button = ui.button(t!("tour.replay"));
+                        probe::mark(&format!("tour-replay-{}-{}", g.first, second), button.rect);
+                        if button.clicked() {
+                            out.push(Command::OpenGame(id));
+                        }
+                    }
                     _ => {
                         ui.label("");
                     }
