@@ -245,6 +245,19 @@ async fn players_and_spectators_on_two_nodes_see_one_game() {
     let welcome = signed_in.expect("Ada signs in on node B");
     assert_eq!(welcome["player_id"], ada.player_id.as_str(), "{welcome}");
 
+    // Tournaments run on a server alone for now: refused with a type on a
+    // cluster, not run twice by two nodes.
+    let refused = ada
+        .request(json!({"type": "create_tournament", "spec": {
+            "name": "Cluster cup",
+            "format": {"kind": "swiss", "rounds": 3},
+            "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+            "time_control": {"initial_secs": 300, "increment_secs": 0},
+            "max_entrants": 8
+        }}))
+        .await;
+    assert_eq!(refused["code"], "bad_request", "{refused}");
+
     // The finished game is in each player's history, whichever node asks.
     for client in [&mut ada, &mut bob] {
         let games = client

@@ -35,6 +35,15 @@ pub(crate) async fn create(
             "only registered players can host a tournament; register or sign in first".into(),
         ));
     }
+    if shared.nodes.is_some() {
+        // Its actor would run on this node only, and a restart of every
+        // node would run it on each: refused until events take leases.
+        return Err((
+            ErrorCode::BadRequest,
+            "tournaments run on a server alone for now, and this server is a node of a cluster"
+                .into(),
+        ));
+    }
     check_spec(&spec)?;
     if let Some(at) = spec.starts_at {
         let now = now_ms();
@@ -86,6 +95,14 @@ pub(crate) async fn create(
 /// Brings back the tournaments saved before a restart (finished ones are
 /// listed, for their crosstables), and returns how many.
 pub(crate) fn restore(shared: &Arc<Shared>, saved: &[(String, String)]) -> usize {
+    if shared.nodes.is_some() && !saved.is_empty() {
+        // Every node would run each one (see `create`).
+        tracing::warn!(
+            tournaments = saved.len(),
+            "tournaments saved by a server alone are not run on a cluster"
+        );
+        return 0;
+    }
     let mut restored = 0;
     for (id, state) in saved {
         match serde_json::from_str::<Tournament>(state) {
