@@ -22,6 +22,16 @@ pub(super) enum FormatChoice {
     Arena,
 }
 
+impl FormatChoice {
+    /// The most entrants the server takes for the format.
+    fn most_entrants(self) -> u32 {
+        match self {
+            FormatChoice::Swiss | FormatChoice::Arena => 10_000,
+            FormatChoice::RoundRobin | FormatChoice::Knockout => 256,
+        }
+    }
+}
+
 /// The dialog's fields.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct TournamentForm {
@@ -95,7 +105,7 @@ impl TournamentForm {
             },
             rated: self.rated,
             private: self.private,
-            max_entrants: self.max_entrants.clamp(2, 256),
+            max_entrants: self.max_entrants.clamp(2, self.format.most_entrants()),
             forfeit_secs: self.forfeit_secs.clamp(10, 600),
             starts_at: (self.starts_in_minutes > 0)
                 .then(|| now_ms() + i64::from(self.starts_in_minutes) * 60_000),
@@ -154,7 +164,9 @@ pub(super) fn tournament_dialog(
             });
             ui.horizontal(|ui| {
                 ui.label(t!("tour.max_entrants"));
-                ui.add(egui::DragValue::new(&mut f.max_entrants).range(2..=256));
+                ui.add(
+                    egui::DragValue::new(&mut f.max_entrants).range(2..=f.format.most_entrants()),
+                );
             });
             ui.horizontal(|ui| {
                 ui.label(t!("tour.forfeit_after"));

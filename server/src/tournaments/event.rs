@@ -48,8 +48,14 @@ pub(crate) fn check_spec(spec: &TournamentSpec) -> Result<(), Refusal> {
     if name.is_empty() || name.chars().count() > 48 || name.chars().any(char::is_control) {
         return bad("a tournament's name is 1 to 48 characters");
     }
-    if !(2..=256).contains(&spec.max_entrants) {
-        return bad("max_entrants: 2 to 256");
+    // Arenas and Swiss events scale as lichess's do; everyone meets
+    // everyone in a round robin, and a knockout's bracket is drawn whole.
+    let most = match spec.format {
+        TournamentFormat::Arena { .. } | TournamentFormat::Swiss { .. } => 10_000,
+        TournamentFormat::RoundRobin { .. } | TournamentFormat::Knockout => 256,
+    };
+    if !(2..=most).contains(&spec.max_entrants) {
+        return bad(&format!("max_entrants: 2 to {most} for this format"));
     }
     if !(10..=600).contains(&spec.forfeit_secs) {
         return bad("forfeit_secs: 10 to 600");

@@ -42,7 +42,8 @@ pub struct TournamentSpec {
     /// Not listed; joined with the code the host is given.
     #[serde(default)]
     pub private: bool,
-    /// At most this many entrants (2 to 256).
+    /// At most this many entrants: 2 to 10,000 in an arena or a Swiss, to
+    /// 256 in a round robin or a knockout.
     pub max_entrants: u32,
     /// How long a paired player has to come to their game before it is
     /// scored as lost (seconds, 10 to 600; default 60).

@@ -11,7 +11,7 @@ use crate::wire::{Ws, is_action_event, open, send, send_text, until, until_text}
 
 /// The n-th point of a fill order in which no colour ever gets five in a row:
 /// black takes the points with (x + 2y) mod 4 < 2, white the others.
-fn fill_point(black: bool, n: usize) -> Option<(u8, u8)> {
+pub fn fill_point(black: bool, n: usize) -> Option<(u8, u8)> {
     (0..15u8)
         .flat_map(|y| (0..15u8).map(move |x| (x, y)))
         .filter(|&(x, y)| ((usize::from(x) + 2 * usize::from(y)) % 4 < 2) == black)

@@ -22,11 +22,17 @@
 //!   (`--paced`, a diagnostic: Tabula's at the relay's rates on half the
 //!   games instead.)
 //!
+//! - **arena** (`--phases arena --only tabula`): an arena of 2,000 players
+//!   for five minutes of fast games (five stones each, then a resignation);
+//!   the pairing latency from a game's end to the next pairing, p50 and
+//!   p99, and the server's CPU.
+//!
 //! With `--postgres URL`, the baseline is Tabula itself on that PostgreSQL
 //! database instead of the relay: the table then compares the two store
 //! backends in the same run (columns `postgres` and `tabula`, the SQLite
 //! file), both at the same rates.
 
+mod arena;
 mod games;
 mod scenarios;
 mod target;
@@ -73,7 +79,15 @@ struct Args {
     /// Only measure this target: tabula or relay.
     #[arg(long)]
     only: Option<String>,
-    /// Which phases to run, comma-separated: idle, games, peak.
+    /// Players in the arena phase.
+    #[arg(long, default_value_t = 2_000)]
+    arena_players: usize,
+    /// The arena phase's length in minutes.
+    #[arg(long, default_value_t = 5)]
+    arena_minutes: u32,
+    /// Which phases to run, comma-separated: idle, games, peak, and arena
+    /// (Tabula only: an arena of `--arena-players` for `--arena-minutes`
+    /// of fast games; pairing latency and server CPU).
     #[arg(long, default_value = "idle,games,peak", value_delimiter = ',')]
     phases: Vec<String>,
     /// The peak ramp's moves per second per game, in order (the relay's;

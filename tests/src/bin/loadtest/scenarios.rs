@@ -23,6 +23,11 @@ pub async fn measure(target: &Target, args: &Args) -> Vec<(String, f64)> {
     if phase("games") {
         measure_games(target, args, &mut out).await;
     }
+    if phase("arena") && target.tabula {
+        out.extend(
+            crate::arena::measure_arena(target, args.arena_players, args.arena_minutes).await,
+        );
+    }
     out
 }
 

@@ -85,11 +85,16 @@ pub fn is_action_event(text: &str) -> bool {
 
 /// A connection that has said hello (Tabula) or joined `room` (relay).
 pub async fn open(target: &Target, room: &str) -> Option<Ws> {
+    open_as(target, room, "load").await
+}
+
+/// [`open`] as the guest `name`.
+pub async fn open_as(target: &Target, room: &str, name: &str) -> Option<Ws> {
     let mut ws = connect(target.addr).await?;
     if target.tabula {
         send(
             &mut ws,
-            json!({"type": "hello", "protocol": 1, "name": "load"}),
+            json!({"type": "hello", "protocol": 1, "name": name}),
         )
         .await;
         if until(&mut ws, |v| v["type"] == "welcome").await.is_none() {
