@@ -518,11 +518,7 @@ impl Search<'_> {
         // Exchanges: the smallest difference of bracket numbers first, then
         // the higher player leaving the top half, then the higher joining.
         if free.len() <= MAX_EXCHANGE_BRACKET {
-            let mut exchanges: Vec<(usize, usize)> = (0..half)
-                .flat_map(|a| (half..free.len()).map(move |b| (a, b)))
-                .collect();
-            exchanges.sort_by_key(|&(a, b)| (b - a, std::cmp::Reverse(a), b));
-            for (a, b) in exchanges {
+            for (a, b) in single_exchanges(half, free.len()) {
                 if self.done() {
                     return;
                 }
@@ -644,6 +640,19 @@ impl Search<'_> {
 
 /// Gives a pair its colours by the handbook's rules E1-E5: (first seat,
 /// second seat).
+/// The single exchanges between the top half (`0..half`) and the bottom
+/// half (`half..len`) of a bracket, in the handbook's order: the smallest
+/// difference of bracket numbers first; of equal differences, the one that
+/// moves the lowest player of the top half (C.04.1 D.2, whose worked
+/// example the tests follow).
+fn single_exchanges(half: usize, len: usize) -> Vec<(usize, usize)> {
+    let mut exchanges: Vec<(usize, usize)> = (0..half)
+        .flat_map(|a| (half..len).map(move |b| (a, b)))
+        .collect();
+    exchanges.sort_by_key(|&(a, b)| (b - a, std::cmp::Reverse(a)));
+    exchanges
+}
+
 fn colours(field: &Field, a: usize, b: usize, initial: Seat) -> (usize, usize) {
     let (pa, pb) = (field.prefs[a], field.prefs[b]);
     let first_to =

@@ -192,3 +192,63 @@ fn no_pairing_is_an_error_not_a_repeat() {
         Err(PairingError::Impossible)
     );
 }
+
+/// The handbook's worked example of exchanges (FIDE Handbook C.04.1 D.2,
+/// "Transposition and Exchange Procedures"): S1 = 1 2 3 4, S2 = 5 6 7 8;
+/// its matrix orders the single exchanges among 2-4 and 5-7 as a) 4-5,
+/// b) 4-6, c) 3-5, d) 4-7, e) 3-6, f) 2-5, g) 3-7, h) 2-6, i) 2-7.
+#[test]
+fn single_exchanges_follow_the_handbooks_matrix() {
+    let order: Vec<(usize, usize)> = single_exchanges(4, 8)
+        .into_iter()
+        .map(|(a, b)| (a + 1, b + 1))
+        .filter(|&(a, b)| (2..=4).contains(&a) && (5..=7).contains(&b))
+        .collect();
+    assert_eq!(
+        order,
+        vec![
+            (4, 5),
+            (4, 6),
+            (3, 5),
+            (4, 7),
+            (3, 6),
+            (2, 5),
+            (3, 7),
+            (2, 6),
+            (2, 7)
+        ]
+    );
+}
+
+/// The handbook's worked example of transpositions (C.04.1 D.1): with S1 =
+/// 1 2 3 4 and S2 = 5 6 7 8, S2 is tried as 5-6-7-8, 5-6-8-7, 5-7-6-8, ...
+/// (the numbers in ascending order). Players who may not meet (they met
+/// before) push the pairing to the next transposition in that order.
+#[test]
+fn transpositions_follow_the_handbooks_order() {
+    let pairs = |forbidden: &[(u32, u32)]| {
+        let mut players = fresh(8);
+        for &(a, b) in forbidden {
+            players[a as usize - 1].opponents.push(b);
+            players[b as usize - 1].opponents.push(a);
+        }
+        let round = pair_round(&players, rules(2, 5)).unwrap();
+        let mut games: Vec<(u32, u32)> = round
+            .games
+            .iter()
+            .map(|&(a, b)| (a.min(b), a.max(b)))
+            .collect();
+        games.sort_unstable();
+        games
+    };
+    assert_eq!(pairs(&[]), vec![(1, 5), (2, 6), (3, 7), (4, 8)]);
+    // 5-6-8-7.
+    assert_eq!(pairs(&[(3, 7)]), vec![(1, 5), (2, 6), (3, 8), (4, 7)]);
+    // 5-7-6-8.
+    assert_eq!(
+        pairs(&[(3, 7), (3, 8)]),
+        vec![(1, 5), (2, 7), (3, 6), (4, 8)]
+    );
+    // 6-5-7-8, after every transposition that keeps 1-5.
+    assert_eq!(pairs(&[(1, 5)]), vec![(1, 6), (2, 5), (3, 7), (4, 8)]);
+}
