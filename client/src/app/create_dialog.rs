@@ -209,17 +209,22 @@ fn clock(ui: &mut Ui, f: &mut CreateForm) {
     ui.horizontal(|ui| {
         ui.checkbox(&mut f.timed, t!("ui.clock"));
         if f.timed {
-            ui.add(
-                egui::DragValue::new(&mut f.minutes)
-                    .range(1..=180)
-                    .suffix(t!("ui.min")),
-            );
-            ui.label("+");
-            ui.add(
-                egui::DragValue::new(&mut f.increment)
-                    .range(0..=60)
-                    .suffix(t!("ui.s")),
-            );
+            clock_fields(ui, &mut f.minutes, &mut f.increment);
         }
     });
+}
+
+/// Minutes per player (1 to 180) "+" seconds added per move (0 to 60).
+pub(super) fn clock_fields(ui: &mut Ui, minutes: &mut u32, increment: &mut u32) {
+    ui.add(
+        egui::DragValue::new(minutes)
+            .range(1..=180)
+            .suffix(t!("ui.min")),
+    );
+    ui.label("+");
+    ui.add(
+        egui::DragValue::new(increment)
+            .range(0..=60)
+            .suffix(t!("ui.s")),
+    );
 }

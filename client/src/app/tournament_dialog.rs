@@ -150,17 +150,7 @@ pub(super) fn tournament_dialog(
             ui.separator();
             ui.horizontal(|ui| {
                 ui.label(t!("ui.clock"));
-                ui.add(
-                    egui::DragValue::new(&mut f.minutes)
-                        .range(1..=180)
-                        .suffix(t!("ui.min")),
-                );
-                ui.label("+");
-                ui.add(
-                    egui::DragValue::new(&mut f.increment)
-                        .range(0..=60)
-                        .suffix(t!("ui.s")),
-                );
+                super::create_dialog::clock_fields(ui, &mut f.minutes, &mut f.increment);
             });
             ui.horizontal(|ui| {
                 ui.label(t!("tour.max_entrants"));
