@@ -3,6 +3,8 @@
 //! result is scored, the standings. No I/O: the actor (`actor.rs`) saves
 //! it, tells it and makes the rooms.
 
+use std::collections::HashMap;
+
 use serde::{Deserialize, Serialize};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, Opening, Phase, Point};
 use tabula_shared::protocol::{
@@ -517,78 +519,68 @@ impl Tournament {
             .flat_map(|g| [Some(g.first), g.second])
             .flatten()
             .collect();
+        let finished = self.finished_by_entrant();
+        let none = Vec::new();
+        let games_of = |no: u32| finished.get(&no).unwrap_or(&none);
         let waiting: Vec<arena::Waiting> = self
             .entrants
             .iter()
             .filter(|e| !e.withdrawn && !busy.contains(&e.no))
             .map(|e| arena::Waiting {
                 id: e.no,
-                points: arena::points(&self.arena_games(e.no)),
+                points: arena::points(&arena_games(games_of(e.no))),
                 rating: e.rating,
-                last_opponent: self.last_opponent(e.no),
+                last_opponent: games_of(e.no).last().map(|&(_, _, opponent)| opponent),
             })
             .collect();
-        for (a, b) in arena::pair(&waiting) {
-            // The one who had the second seat last time starts first.
-            let (a, b) = if self.last_seat(a) == Some(Seat::First) {
-                (b, a)
-            } else {
-                (a, b)
-            };
+        let pairs: Vec<(u32, u32)> = arena::pair(&waiting)
+            .into_iter()
+            .map(|(a, b)| {
+                // The one who had the second seat last time starts first.
+                let last_seat = games_of(a).last().map(|&(_, seat, _)| seat);
+                if last_seat == Some(Seat::First) {
+                    (b, a)
+                } else {
+                    (a, b)
+                }
+            })
+            .collect();
+        for (a, b) in pairs {
             self.push_game(a, Some(b));
         }
     }
 
-    fn finished_games_of(&self, no: u32) -> impl Iterator<Item = (&TournamentGame, Seat)> {
-        self.games.iter().filter_map(move |g| {
-            if g.first_score.is_none() {
-                None
-            } else if g.first == no {
-                Some((g, Seat::First))
-            } else if g.second == Some(no) {
-                Some((g, Seat::Second))
-            } else {
-                None
-            }
-        })
-    }
-
-    fn arena_games(&self, no: u32) -> Vec<arena::ArenaGame> {
-        self.finished_games_of(no)
-            .map(|(g, seat)| arena::ArenaGame {
-                result: if seat == Seat::First {
-                    g.first_score
-                } else {
-                    g.second_score
-                }
-                .unwrap_or(0),
-                berserk: false,
-            })
-            .collect()
-    }
-
-    fn last_opponent(&self, no: u32) -> Option<u32> {
-        self.finished_games_of(no).last().and_then(|(g, seat)| {
-            if seat == Seat::First {
-                g.second
-            } else {
-                Some(g.first)
-            }
-        })
-    }
-
-    fn last_seat(&self, no: u32) -> Option<Seat> {
-        self.finished_games_of(no).last().map(|(_, seat)| seat)
+    /// Each entrant's finished games, oldest first: (their half points,
+    /// their seat, the opponent), in one pass over the games (an arena of
+    /// thousands pairs after every result).
+    fn finished_by_entrant(&self) -> HashMap<u32, Vec<(u32, Seat, u32)>> {
+        let mut by: HashMap<u32, Vec<(u32, Seat, u32)>> = HashMap::new();
+        for g in &self.games {
+            let (Some(first_score), Some(second)) = (g.first_score, g.second) else {
+                continue;
+            };
+            let second_score = g.second_score.unwrap_or(0);
+            by.entry(g.first)
+                .or_default()
+                .push((first_score, Seat::First, second));
+            by.entry(second)
+                .or_default()
+                .push((second_score, Seat::Second, g.first));
+        }
+        by
     }
 
     /// The standings, best first.
     pub(crate) fn standings(&self) -> Vec<Standing> {
         if let TournamentFormat::Arena { .. } = self.spec.format {
+            let finished = self.finished_by_entrant();
             let mut rows: Vec<(Standing, u32)> = self
                 .entrants
                 .iter()
                 .map(|e| {
-                    let games = self.arena_games(e.no);
+                    let games = finished
+                        .get(&e.no)
+                        .map_or_else(Vec::new, |g| arena_games(g));
                     let row = Standing {
                         id: e.no,
                         score: arena::points(&games),
@@ -656,6 +648,18 @@ impl Tournament {
             host: self.host.name.clone(),
         }
     }
+}
+
+/// An entrant's finished games (from [`Tournament::finished_by_entrant`])
+/// as the arena scores them.
+fn arena_games(games: &[(u32, Seat, u32)]) -> Vec<arena::ArenaGame> {
+    games
+        .iter()
+        .map(|&(result, _, _)| arena::ArenaGame {
+            result,
+            berserk: false,
+        })
+        .collect()
 }
 
 #[cfg(test)]
