@@ -380,6 +380,15 @@ impl Client {
     }
 
     /// Joins a room in a role and returns the `joined` reply.
+    /// The host adds the AI `level` to tournament `id` (asserted `ok`).
+    pub async fn add_ai_entrant(&mut self, id: &str, level: &str) {
+        let added = self
+            .request(json!({"type": "manage_tournament", "tournament_id": id,
+                "action": {"do": "add", "entrant": {"ai": level}}}))
+            .await;
+        assert_eq!(added["type"], "ok", "{added}");
+    }
+
     pub async fn join(&mut self, room: &str, role: &str) -> Value {
         let joined = self
             .request(json!({"type": "join_room", "room_id": room, "role": role}))

@@ -534,11 +534,7 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
     assert_eq!(created["type"], "tournament_created", "{created}");
     let id = created["tournament_id"].as_str().expect("id").to_string();
     for level in ["beginner", "casual", "intermediate"] {
-        let added = host
-            .request(json!({"type": "manage_tournament", "tournament_id": id,
-                "action": {"do": "add", "entrant": {"ai": level}}}))
-            .await;
-        assert_eq!(added["type"], "ok", "{added}");
+        host.add_ai_entrant(&id, level).await;
     }
     let watched = host
         .request(json!({"type": "watch_tournament", "tournament_id": id}))

@@ -212,11 +212,7 @@ async fn two_sample_bots_play_a_round_robin_tournament_to_the_end() {
     host.request(json!({"type": "watch_tournament", "tournament_id": id}))
         .await;
     for level in ["beginner", "casual"] {
-        let added = host
-            .request(json!({"type": "manage_tournament", "tournament_id": id,
-                "action": {"do": "add", "entrant": {"ai": level}}}))
-            .await;
-        assert_eq!(added["type"], "ok", "{added}");
+        host.add_ai_entrant(&id, level).await;
     }
     let mut bots: Vec<Child> = ["BotOne", "BotTwo"]
         .iter()

@@ -49,11 +49,7 @@ async fn seven_entrants(
         "intermediate",
         "beginner",
     ] {
-        let added = host
-            .request(json!({"type": "manage_tournament", "tournament_id": id,
-                "action": {"do": "add", "entrant": {"ai": level}}}))
-            .await;
-        assert_eq!(added["type"], "ok", "{added}");
+        host.add_ai_entrant(&id, level).await;
     }
     let mut absent = tabula_tests::guest_at(addr, "Absent").await;
     let joined = absent
@@ -318,11 +314,7 @@ async fn an_arena_of_ten_for_two_minutes() {
         .await;
     for level in ["beginner", "casual", "intermediate", "advanced", "expert"] {
         for _ in 0..2 {
-            let added = host
-                .request(json!({"type": "manage_tournament", "tournament_id": id,
-                    "action": {"do": "add", "entrant": {"ai": level}}}))
-                .await;
-            assert_eq!(added["type"], "ok", "{added}");
+            host.add_ai_entrant(&id, level).await;
         }
     }
     let started = host
