@@ -37,6 +37,7 @@ pub fn error_key(code: ErrorCode) -> &'static str {
         ErrorCode::Internal => "error.internal",
         ErrorCode::TournamentFull => "error.tournament_full",
         ErrorCode::TournamentStarted => "error.tournament_started",
+        ErrorCode::BadPosition => "error.bad_position",
     }
 }
 
@@ -81,6 +82,7 @@ mod tests {
             ErrorCode::HintsOff,
             ErrorCode::TournamentFull,
             ErrorCode::TournamentStarted,
+            ErrorCode::BadPosition,
         ];
         let mut seen = std::collections::BTreeSet::new();
         for code in codes {

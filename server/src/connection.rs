@@ -34,6 +34,7 @@ use crate::outlet::{Drained, Outlet, WsStream};
 use crate::registry::{Failures, Shared};
 use crate::room;
 use crate::store::StoreError;
+use crate::studies::StudyRequest;
 use crate::wall_clock::now_ms;
 
 mod api_tokens;
@@ -471,6 +472,25 @@ impl Handler {
                 self.tx.clone(),
                 rid,
             ),
+            ClientMessage::Study {
+                text,
+                position,
+                gomoku,
+                depth,
+            } => {
+                let studies = self.shared.studies.clone();
+                let request = StudyRequest {
+                    text,
+                    position,
+                    gomoku,
+                    depth,
+                };
+                let player = identity.id.clone();
+                self.answer_later(
+                    rid,
+                    async move { Ok(studies.answer(request, &player).await) },
+                );
+            }
             ClientMessage::DiceStats => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {

@@ -32,6 +32,7 @@ mod outlet;
 mod registry;
 mod room;
 mod store;
+mod studies;
 mod thinking;
 mod tournament_desk;
 mod tournaments;

@@ -23,6 +23,7 @@ use crate::identity::Identity;
 use crate::lobby::Lobby;
 use crate::nodes::{Nodes, PlayerNews};
 use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
+use crate::studies::Studies;
 use crate::thinking::Thinking;
 
 /// Sign-in failures allowed per minute, per connection and per name (and
@@ -126,6 +127,8 @@ pub struct Shared {
     pub engine_slots: Arc<tokio::sync::Semaphore>,
     /// Game analyses and hints.
     pub analyses: Arc<Analyses>,
+    /// The analysis board's answers.
+    pub studies: Arc<Studies>,
     /// The cores the AI seats, hints and analyses share.
     pub thinking: Arc<Thinking>,
     /// The other nodes of a cluster (`--redis`); `None` on a server alone.
@@ -185,8 +188,10 @@ impl Shared {
             std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
         );
         let analyses = Arc::new(Analyses::new(&config, thinking.clone()));
+        let studies = Arc::new(Studies::new(&config, thinking.clone()));
         Shared {
             analyses,
+            studies,
             thinking,
             config,
             store,

@@ -13,4 +13,5 @@ pub mod gomoku;
 pub mod names;
 pub mod protocol;
 pub mod seat;
+pub mod study;
 pub mod tournament;

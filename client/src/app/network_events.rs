@@ -197,6 +197,8 @@ impl TabulaApp {
                 }
             }
             ServerMessage::Hints { room_id, hints } => self.room.hints_received(&room_id, hints),
+            // The client has no analysis board yet and never sends `study`.
+            ServerMessage::StudyAnswer { .. } => {}
             ServerMessage::Leaderboard {
                 game,
                 period,

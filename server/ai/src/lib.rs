@@ -24,6 +24,7 @@ pub mod analysis;
 pub mod backgammon;
 pub mod gomoku;
 pub mod rng;
+pub mod study;
 
 use std::time::Duration;
 

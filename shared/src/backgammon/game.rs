@@ -251,6 +251,38 @@ impl BgMatch {
         })
     }
 
+    /// A match in the middle of a game, as the analysis board sets one up:
+    /// game 1 at `score`, the position seen from White, `phase` one of
+    /// awaiting a roll, moving or a double offered. The caller has checked
+    /// the parts (see `study::BgSetup`).
+    pub(crate) fn at(
+        config: MatchConfig,
+        score: [u32; 2],
+        cube: Cube,
+        white: Position,
+        phase: GamePhase,
+        crawford_game: bool,
+    ) -> BgMatch {
+        let on_roll = match phase {
+            GamePhase::AwaitingRoll { side } | GamePhase::Moving { side, .. } => side,
+            GamePhase::CubeOffered { by } => by,
+            _ => Side::White,
+        };
+        let away = |s: u32| config.length.saturating_sub(s) == 1;
+        BgMatch {
+            config,
+            score,
+            cube,
+            white,
+            phase,
+            on_roll,
+            crawford_game,
+            crawford_done: crawford_game || (config.length > 0 && score.iter().any(|&s| away(s))),
+            game_number: 1,
+            last: None,
+        }
+    }
+
     /// The settings.
     pub fn config(&self) -> &MatchConfig {
         &self.config

@@ -22,7 +22,8 @@ mod position;
 pub use action::BgAction;
 pub use dice::Dice;
 pub use game::{
-    BgMatch, Board, Cube, EndReason, GameOutcome, GamePhase, MatchConfig, ResignKind, RollOutcome,
+    BgMatch, Board, Cube, EndReason, GameOutcome, GamePhase, MAX_CUBE, MAX_MATCH_LENGTH,
+    MatchConfig, ResignKind, RollOutcome,
 };
 pub use ids::{GameState, MatchId};
 pub use notation::{Move, Play};

@@ -9,7 +9,8 @@ use super::{
     RoomOptions, TournamentId, TournamentSpec, default_page,
 };
 use crate::backgammon::{Play, ResignKind};
-use crate::gomoku::{Point, Swap2Choice};
+use crate::gomoku::{GomokuConfig, Point, Swap2Choice};
+use crate::study::StudyPosition;
 
 /// A client frame: one request and its optional correlation id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -75,6 +76,28 @@ pub enum ClientMessage {
     Analyse {
         /// The game's id.
         game_id: String,
+    },
+    /// The analysis board: the engine's view of any position, pasted as
+    /// `text` (a gnubg Position ID with its Match ID, an XGID, a Gomoku
+    /// move list, PSQ or SGF, or a `#/board/` link) or set up as
+    /// `position`. The reply is `study_answer`; a position that does not
+    /// read or that the rules refuse is answered `bad_position`, naming
+    /// what is wrong.
+    Study {
+        /// The position as pasted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// The position as set up.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<StudyPosition>,
+        /// Gomoku: the size and rule a bare move list (or a PSQ file) is
+        /// read with (default 15, freestyle).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        gomoku: Option<GomokuConfig>,
+        /// Backgammon: plies of look-ahead for the plays, 0 to 2 (default
+        /// 1).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        depth: Option<u8>,
     },
     /// The rating leaderboard of one game; the reply is `leaderboard`.
     GetLeaderboard {
@@ -309,6 +332,7 @@ impl ClientMessage {
         "list_games",
         "get_game",
         "analyse",
+        "study",
         "get_leaderboard",
         "list_rooms",
         "unwatch_lobby",
@@ -383,6 +407,7 @@ impl ClientMessage {
             | ListGames { .. }
             | GetGame { .. }
             | Analyse { .. }
+            | Study { .. }
             | GetLeaderboard { .. }
             | ListRooms
             | UnwatchLobby

@@ -25,6 +25,7 @@ mod client;
 mod options;
 mod room;
 mod server;
+mod study;
 mod tournament;
 mod turn;
 
@@ -44,6 +45,10 @@ pub use room::{
     RoomStatus, RoomSummary, SeatInfo,
 };
 pub use server::{DiceStatsReport, ErrorCode, ServerFrame, ServerMessage};
+pub use study::{
+    BgChances, BgCubeLine, BgPlayLine, BgStudyAnswer, CubeAction, ForcedWin, ForcedWinKind,
+    GomokuMoveLine, GomokuStudyAnswer, MAX_STUDY_DEPTH, StudyAnswer, StudyIds,
+};
 pub use tournament::{
     Entrant, EntrantRequest, HostAction, TournamentFormat, TournamentGame, TournamentId,
     TournamentSpec, TournamentStatus, TournamentSummary, TournamentView,

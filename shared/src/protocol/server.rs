@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{GameAnalysis, Hint};
+use super::study::{StudyAnswer, StudyIds};
 use super::{
     AiRating, ApiTokenInfo, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
     LeaderboardPeriod, PlayerId, PlayerInfo, Role, RoomEvent, RoomId, RoomOptions, RoomSnapshot,
@@ -11,6 +12,7 @@ use super::{
 };
 use crate::fair_dice::DiceStats;
 use crate::seat::Seat;
+use crate::study::StudyPosition;
 
 /// A server frame: one message and, for replies, the request's id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -179,6 +181,16 @@ pub enum ServerMessage {
         game_id: String,
         /// What the engines found.
         analysis: Box<GameAnalysis>,
+    },
+    /// The answer to `study`: the position as read, the ways to write it,
+    /// and the engine's view.
+    StudyAnswer {
+        /// The position, checked by the rules.
+        position: StudyPosition,
+        /// Its link and, for Backgammon, its gnubg IDs and XGID.
+        ids: StudyIds,
+        /// What the engine says.
+        answer: Box<StudyAnswer>,
     },
     /// The answer to `hint`: the engine's best actions, best first (at most
     /// three).
@@ -383,6 +395,9 @@ pub enum ErrorCode {
     /// No hints in this room: it is rated, or its creator did not allow
     /// them, or you are not the player to act.
     HintsOff,
+    /// `study`: the position does not read, or the rules refuse it (the
+    /// message names what is wrong).
+    BadPosition,
     /// Something broke on the server; the request had no effect.
     Internal,
     /// The tournament has as many entrants as it takes.

@@ -6,7 +6,7 @@
 //! and the opponent's reply searched; a candidate's value is the mover's
 //! outlook after it.
 
-use tabula_shared::gomoku::{Gomoku, Outcome, Phase, Point, Stone};
+use tabula_shared::gomoku::{Board, Gomoku, Phase, Point, Rule, Stone, five_at};
 
 use super::pos::{Pos, color_of};
 use super::review::outlook;
@@ -26,15 +26,23 @@ const REPLY_DEPTH: i32 = 5;
 /// the mover's outlook (−1 to +1) after it; empty outside the main phase.
 /// `nodes` bounds each search.
 pub fn hints(game: &Gomoku, nodes: u64) -> Vec<(Point, f32)> {
-    if game.phase() != Phase::Main {
+    if game.phase() != Phase::Main || game.outcome().is_some() || game.to_act().is_none() {
         return Vec::new();
     }
-    let board = game.board();
-    let rule = game.config().rule;
-    let me = game.stone_to_play();
-    let Some(seat) = game.to_act() else {
+    hints_on(
+        game.board(),
+        game.stone_to_play(),
+        game.config().rule,
+        nodes,
+    )
+}
+
+/// Up to three stones for `me` on `board` under `rule`, best first, each
+/// with `me`'s outlook (−1 to +1) after it; `nodes` bounds each search.
+pub fn hints_on(board: &Board, me: Stone, rule: Rule, nodes: u64) -> Vec<(Point, f32)> {
+    if board.is_full() {
         return Vec::new();
-    };
+    }
     let mut candidates: Vec<Point> = expert_search(board, me, rule, Limits::nodes(nodes), 0)
         .best
         .into_iter()
@@ -71,14 +79,23 @@ pub fn hints(game: &Gomoku, nodes: u64) -> Vec<(Point, f32)> {
     let mut valued: Vec<(Point, f32)> = candidates
         .into_iter()
         .filter_map(|p| {
-            let mut next = game.clone();
-            next.play(seat, p).ok()?;
-            let value = match next.outcome() {
-                Some(Outcome::Win { .. }) => 1.0,
-                Some(Outcome::Draw) => 0.0,
+            if !legal(board, p, me, rule) {
+                return None;
+            }
+            let mut next = board.clone();
+            next.place(p, me).ok()?;
+            let outcome = if five_at(&next, p, me, rule).is_some() {
+                Some(1.0)
+            } else if next.is_full() {
+                Some(0.0)
+            } else {
+                None
+            };
+            let value = match outcome {
+                Some(value) => value,
                 None => {
                     let reply = search_with(
-                        next.board(),
+                        &next,
                         me.opponent(),
                         rule,
                         Limits::nodes(nodes / 2),

@@ -60,6 +60,7 @@ mod pos;
 pub mod puzzles;
 pub mod review;
 mod search;
+pub mod study;
 #[cfg(any(test, feature = "suites"))]
 pub mod tactics;
 #[cfg(feature = "tuning")]
