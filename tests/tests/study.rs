@@ -5,7 +5,7 @@
 //! answer in work per player.
 
 use serde_json::{Value, json};
-use tabula_shared::backgammon::{BgMatch, Side};
+use tabula_shared::backgammon::BgMatch;
 use tabula_shared::gomoku::{Point, Rule, Stone, five_at};
 use tabula_shared::protocol::{ForcedWinKind, StudyAnswer};
 use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
@@ -32,9 +32,10 @@ fn answer_of(reply: &Value) -> StudyAnswer {
     serde_json::from_value(reply["answer"].clone()).expect("answer")
 }
 
-/// A middle-game money position, White on roll with 3-1 (an XGID).
+/// A middle-game money position, the bottom player on roll with 3-1.
 const ROLLED: &str = "XGID=-b--BBC-C---eC---c-e----B-:0:0:1:31:0:0:0:0:10";
-/// A strong White position before the roll, cube in the middle (money).
+/// A strong position for the bottom player before the roll, cube in the
+/// middle (money).
 const CUBE: &str = "XGID=-----bBBBBBB---A-----bdd--:0:0:1:00:0:0:0:0:10";
 
 #[tokio::test]
@@ -54,13 +55,13 @@ async fn backgammon_plays_and_cube_are_the_engines_own() {
     assert_eq!(bg.depth, 1);
     assert!(bg.plays.len() > 1, "{reply}");
     let m: BgMatch = setup.to_match().expect("match");
-    let hints = tabula_ai::backgammon::hints::hints(&m, Side::White);
+    let hints = tabula_ai::backgammon::hints::hints(&m, setup.on_roll);
     let tabula_ai::backgammon::hints::HintAction::Play(best) = &hints[0].0 else {
         panic!("a play");
     };
     let after = |play| {
         let mut m = m.clone();
-        m.play(Side::White, play).expect("legal");
+        m.play(setup.on_roll, play).expect("legal");
         m.board()
     };
     assert_eq!(after(&bg.plays[0].play), after(best), "{reply}");
@@ -81,8 +82,9 @@ async fn backgammon_plays_and_cube_are_the_engines_own() {
         panic!("{reply}");
     };
     let cube = bg.cube.expect("a cube decision");
-    let m = BgSetup::from_xgid(CUBE).unwrap().to_match().unwrap();
-    let hints = tabula_ai::backgammon::hints::hints(&m, Side::White);
+    let setup = BgSetup::from_xgid(CUBE).unwrap();
+    let m = setup.to_match().unwrap();
+    let hints = tabula_ai::backgammon::hints::hints(&m, setup.on_roll);
     let roll = hints
         .iter()
         .find(|(a, _)| *a == tabula_ai::backgammon::hints::HintAction::Roll)

@@ -103,7 +103,8 @@ fn the_xgid_of_the_opening_is_xgs() {
         setup.board,
         Board::from_position(&Position::START, Side::White)
     );
-    assert_eq!(setup.on_roll, Side::White);
+    // The bottom player: gnubg's player 1.
+    assert_eq!(setup.on_roll, Side::Black);
     assert_eq!(setup.dice, Some([5, 2]));
     assert_eq!(setup.config.length, 7);
     assert_eq!(
@@ -113,7 +114,7 @@ fn the_xgid_of_the_opening_is_xgs() {
     // The top player doubles to 2: the turn is the player answering.
     let doubled = BgSetup::from_xgid("-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:0:10").unwrap();
     assert!(doubled.double_offered);
-    assert_eq!(doubled.on_roll, Side::Black);
+    assert_eq!(doubled.on_roll, Side::White);
     assert_eq!(doubled.cube, Cube::default());
 }
 
@@ -133,7 +134,7 @@ fn malformed_ids_are_refused_naming_what_is_wrong() {
     assert_eq!(
         sixteen.unwrap_err(),
         SetupError::CheckerCount {
-            side: Side::White,
+            side: Side::Black,
             count: 16
         }
     );
@@ -258,4 +259,36 @@ fn a_hand_made_gomoku_board_is_checked() {
     );
     setup.black = (0..5).map(|x| Point::new(x, 0)).collect();
     assert_eq!(setup.winner(), Some(Stone::Black));
+}
+
+#[test]
+fn xgids_give_the_gnubg_ids_gnubg_gives() {
+    // `gnubg -t`: `set xgid …`, then the IDs it shows (GNU Backgammon
+    // 1.07.001): money with 3-1 rolled; a 7-point match at 2-3 with Black
+    // owning a cube on 2; the Crawford game at 6-3 with Black to play 4-2.
+    let cases = [
+        (
+            "XGID=-b--BBC-C---eC---c-e----B-:0:0:1:31:0:0:0:0:10",
+            "4HPwATDYzsEBMA",
+            "cIkFAAAAAAAE",
+        ),
+        (
+            "XGID=-b--BBC-C---eC---c-e----B-:1:-1:1:00:2:3:0:7:10",
+            "4HPwATDYzsEBMA",
+            "QQngADAAEAAE",
+        ),
+        (
+            "XGID=-b--BBC-C---eC---c-e----B-:0:0:-1:42:6:3:1:7:10",
+            "2M7BATDgc/ABMA",
+            "sAHqADAAMAAE",
+        ),
+    ];
+    for (xgid, pid, mid) in cases {
+        let setup = BgSetup::from_xgid(xgid).unwrap();
+        assert_eq!(
+            setup.gnubg_ids().unwrap(),
+            (pid.into(), mid.into()),
+            "{xgid}"
+        );
+    }
 }

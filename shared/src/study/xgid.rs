@@ -5,7 +5,7 @@
 //! separated by colons (XG's own description of the format):
 //!
 //! 1. the checkers: 26 characters, the top player's bar, points 1 to 24
-//!    from the bottom player's side, then the bottom player's bar; `-` is
+//!    in the bottom player's numbering, then the bottom player's bar; `-` is
 //!    empty, `A`… the bottom player's checkers (`A` = 1), `a`… the top's;
 //! 2. the cube value's log2; 3. the cube's place: 1 the bottom player's,
 //!    −1 the top's, 0 the middle; 4. the turn: 1 the bottom player, −1 the
@@ -15,10 +15,14 @@
 //!    Crawford game, in money play Jacoby (1) plus beavers (2);
 //! 9. the match length (0 money); 10. the largest cube's log2.
 //!
-//! Tabula's White is the bottom player (White's 1-point is XG's point 1).
+//! The bottom player is Tabula's Black (gnubg's player 1), as gnubg reads
+//! an XGID (`set xgid`): XG's point 1 is Black's 1-point.
 
 use super::{BgSetup, SetupError};
 use crate::backgammon::{Board, Cube, MatchConfig, Side};
+
+/// XG's bottom player.
+const BOTTOM: Side = Side::Black;
 
 const NAMES: [&str; 10] = [
     "checkers",
@@ -43,8 +47,8 @@ fn field_error(field: usize, reason: impl Into<String>) -> SetupError {
 
 fn side_of(value: i32, field: usize) -> Result<Option<Side>, SetupError> {
     match value {
-        1 => Ok(Some(Side::White)),
-        -1 => Ok(Some(Side::Black)),
+        1 => Ok(Some(BOTTOM)),
+        -1 => Ok(Some(BOTTOM.opponent())),
         0 => Ok(None),
         _ => Err(field_error(field, format!("{value} is not 1, 0 or -1"))),
     }
@@ -111,7 +115,8 @@ impl BgSetup {
             let n = number(&fields, field)?;
             u32::try_from(n).map_err(|_| field_error(field, format!("{n} is negative")))
         };
-        let score = [score_of(5)?, score_of(6)?];
+        // Field 6 is the bottom player's (Black's).
+        let score = [score_of(6)?, score_of(5)?];
         let rules = number(&fields, 7)?;
         let length = score_of(8)?;
         if fields.len() == 10 {
@@ -158,14 +163,16 @@ impl BgSetup {
                 char::from(base + n.min(26) - 1)
             }
         };
-        checkers.push(letter(b.bar[Side::Black.index()], false));
-        for &n in &b.points {
-            checkers.push(letter(n.unsigned_abs(), n > 0));
+        // The top player's (White's) bar, Black's points 1 to 24 (White's
+        // 24 to 1), Black's bar; Black's letters upper case.
+        checkers.push(letter(b.bar[Side::White.index()], false));
+        for &n in b.points.iter().rev() {
+            checkers.push(letter(n.unsigned_abs(), n < 0));
         }
-        checkers.push(letter(b.bar[Side::White.index()], true));
+        checkers.push(letter(b.bar[Side::Black.index()], true));
         let sign = |side: Option<Side>| match side {
-            Some(Side::White) => 1,
-            Some(Side::Black) => -1,
+            Some(s) if s == BOTTOM => 1,
+            Some(_) => -1,
             None => 0,
         };
         let (turn, dice) = match (self.double_offered, self.dice) {
@@ -183,8 +190,8 @@ impl BgSetup {
             self.cube.value.max(1).trailing_zeros(),
             sign(self.cube.owner),
             sign(Some(turn)),
-            self.score[0],
             self.score[1],
+            self.score[0],
             self.config.length,
         )
     }
@@ -202,8 +209,8 @@ fn read_checkers(text: &str) -> Result<Board, SetupError> {
     let count = |i: usize| -> Result<(Option<Side>, u8), SetupError> {
         match chars[i] {
             '-' => Ok((None, 0)),
-            c @ 'A'..='P' => Ok((Some(Side::White), c as u8 - b'A' + 1)),
-            c @ 'a'..='p' => Ok((Some(Side::Black), c as u8 - b'a' + 1)),
+            c @ 'A'..='P' => Ok((Some(BOTTOM), c as u8 - b'A' + 1)),
+            c @ 'a'..='p' => Ok((Some(BOTTOM.opponent()), c as u8 - b'a' + 1)),
             c => Err(field_error(
                 0,
                 format!("character {} is {c:?}, not -, A to P or a to p", i + 1),
@@ -215,9 +222,10 @@ fn read_checkers(text: &str) -> Result<Board, SetupError> {
         bar: [0, 0],
         off: [0, 0],
     };
-    for (i, point) in board.points.iter_mut().enumerate() {
-        let (side, n) = count(i + 1)?;
-        *point = match side {
+    // Character k (1 to 24) is Black's k-point: White's 25 - k.
+    for k in 1..=24 {
+        let (side, n) = count(k)?;
+        board.points[24 - k] = match side {
             Some(Side::White) => n as i8,
             Some(Side::Black) => -(n as i8),
             None => 0,
@@ -225,9 +233,8 @@ fn read_checkers(text: &str) -> Result<Board, SetupError> {
     }
     // Each bar holds one side's checkers: its letters are read in either
     // case.
-    for (i, side) in [(0, Side::Black), (25, Side::White)] {
-        board.bar[side.index()] = count(i)?.1;
-    }
+    board.bar[Side::White.index()] = count(0)?.1;
+    board.bar[Side::Black.index()] = count(25)?.1;
     for side in [Side::White, Side::Black] {
         let sign: i8 = if side == Side::White { 1 } else { -1 };
         let on: u32 = board
