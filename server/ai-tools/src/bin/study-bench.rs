@@ -1,0 +1,124 @@
+//! Times the analysis board's answers (`study`), as the server computes
+//! them, and counts the Gomoku forced wins it finds.
+//!
+//! `study-bench --games 4` plays that many Backgammon money games (Expert
+//! against Beginner) and Gomoku games (Expert against Intermediate), sets
+//! up every position where a side decides (Backgammon: a roll to play or a
+//! cube to turn; Gomoku: every `--every`-th stone), and prints the answer
+//! time at each Backgammon depth and for Gomoku (median, 90th percentile),
+//! with the share of Gomoku positions where a VCF or VCT was found.
+
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use tabula_ai::Level;
+use tabula_ai::analysis::GOMOKU_NODES;
+use tabula_ai_tools::sample_games;
+use tabula_shared::game::Game;
+use tabula_shared::protocol::{GameRecord, MAX_STUDY_DEPTH, StudyAnswer};
+use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
+
+#[derive(Parser)]
+#[command(about = "Time the analysis board's answers in both games")]
+struct Cli {
+    /// Games of each kind.
+    #[arg(long, default_value_t = 4)]
+    games: u64,
+    /// First seed.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Nodes per Gomoku search (the server's `--analysis-nodes`).
+    #[arg(long, default_value_t = GOMOKU_NODES)]
+    nodes: u64,
+    /// Every how many positions one is timed.
+    #[arg(long, default_value_t = 4)]
+    every: usize,
+}
+
+/// Every position of `record` where a side decides, as the board sets it up.
+fn positions(record: &GameRecord) -> Vec<StudyPosition> {
+    let mut out = Vec::new();
+    let mut game = Game::new(&record.options()).expect("options");
+    for action in record.actions() {
+        if let Some(m) = game.backgammon()
+            && let Some(setup) = BgSetup::of_match(m)
+        {
+            out.push(StudyPosition::Backgammon(setup));
+        }
+        if let Some(g) = game.gomoku() {
+            let stones = |s| {
+                g.board()
+                    .stones()
+                    .filter(|&(_, t)| t == s)
+                    .map(|(p, _)| p)
+                    .collect()
+            };
+            out.push(StudyPosition::Gomoku(GomokuSetup {
+                size: g.size(),
+                rule: g.config().rule,
+                black: stones(tabula_shared::gomoku::Stone::Black),
+                white: stones(tabula_shared::gomoku::Stone::White),
+                to_move: g.stone_to_play(),
+            }));
+        }
+        game.apply(action).expect("the record replays");
+    }
+    out
+}
+
+fn summary(label: &str, mut times: Vec<Duration>) {
+    if times.is_empty() {
+        return;
+    }
+    times.sort();
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize].as_secs_f64() * 1000.0;
+    println!(
+        "{label}: median {:.1} ms, p90 {:.1} ms over {} positions",
+        at(0.5),
+        at(0.9),
+        times.len()
+    );
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let seeds = cli.seed..cli.seed + cli.games;
+    let mut bg = Vec::new();
+    let mut gomoku = Vec::new();
+    for s in seeds {
+        let record = sample_games::backgammon(s, [Level::Expert, Level::Beginner], Duration::ZERO);
+        bg.extend(positions(&record).into_iter().step_by(cli.every.max(1)));
+        let record = sample_games::gomoku(s, [Level::Expert, Level::Intermediate], 50_000);
+        gomoku.extend(positions(&record).into_iter().step_by(cli.every.max(1)));
+    }
+    for depth in 0..=MAX_STUDY_DEPTH {
+        let times = bg
+            .iter()
+            .map(|p| {
+                let start = Instant::now();
+                tabula_ai::study::study(p, depth, cli.nodes).expect("an answer");
+                start.elapsed()
+            })
+            .collect();
+        summary(&format!("backgammon {depth}-ply"), times);
+    }
+    let (mut wins, mut threats) = (0, 0);
+    let times = gomoku
+        .iter()
+        .map(|p| {
+            let start = Instant::now();
+            let answer = tabula_ai::study::study(p, 0, cli.nodes).expect("an answer");
+            let took = start.elapsed();
+            if let StudyAnswer::Gomoku(a) = answer {
+                wins += usize::from(a.win.is_some());
+                threats += usize::from(a.threat.is_some());
+            }
+            took
+        })
+        .collect();
+    summary(&format!("gomoku, {} nodes a search", cli.nodes), times);
+    println!(
+        "gomoku forced wins: {wins} of {} positions for the side to move, {threats} for the other side",
+        gomoku.len()
+    );
+}
