@@ -11,6 +11,7 @@ use tabula_shared::game::{Game, GameKind, LiveGame, ReplayError};
 use tabula_shared::gomoku::{Gomoku, GomokuAction, Stone, Swap2Choice};
 use tabula_shared::protocol::{ActionRecord, BgAction, FinishedGame, GameOptions, GameRecord};
 use tabula_shared::seat::Seat;
+use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
 
 use crate::dice_check::DiceCheck;
 use crate::room::side_name;
@@ -88,6 +89,33 @@ impl Replay {
     pub fn step(&mut self, delta: isize) {
         let n = self.pos.saturating_add_signed(delta);
         self.go_to(n);
+    }
+
+    /// The positions of the game the analysis board can hold (a side to
+    /// decide; a Gomoku board at every stone), first to last, and which of
+    /// them is at or before the position shown: "open on the board".
+    pub fn study_line(&self) -> (Vec<StudyPosition>, usize) {
+        let mut line: Vec<StudyPosition> = Vec::new();
+        let mut at = 0;
+        for (k, state) in self.states.iter().enumerate() {
+            let position = match state {
+                LiveGame::Backgammon(m) => BgSetup::of_match(m).map(StudyPosition::Backgammon),
+                LiveGame::Gomoku(g) => {
+                    GomokuSetup::from_moves(g.size(), g.config().rule, g.moves())
+                        .ok()
+                        .map(StudyPosition::Gomoku)
+                }
+            };
+            if let Some(p) = position
+                && line.last() != Some(&p)
+            {
+                line.push(p);
+            }
+            if k <= self.pos {
+                at = line.len().saturating_sub(1);
+            }
+        }
+        (line, at)
     }
 
     /// The position shown.

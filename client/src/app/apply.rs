@@ -67,7 +67,8 @@ impl TabulaApp {
             | Command::Analyse
             | Command::ReplayGo(_)
             | Command::ReplayFlip
-            | Command::CloseReplay => self.apply_navigation(command),
+            | Command::CloseReplay
+            | Command::OpenOnBoard => self.apply_navigation(command),
             Command::Tournament(ask) => {
                 let game = self.settings.create.options().game;
                 self.tournaments.apply(ask, game, &mut self.requests);
@@ -280,7 +281,7 @@ impl TabulaApp {
                     Screen::Tournaments => {
                         self.requests.send(ClientMessage::ListTournaments);
                     }
-                    Screen::Replay => {}
+                    Screen::Replay | Screen::Study => {}
                 }
                 if screen != Screen::Replay || self.replay.replay.is_some() {
                     self.screen = screen;
@@ -310,6 +311,15 @@ impl TabulaApp {
                 self.game_request = Some((id, GameIntent::Analyse));
             }
             Command::Analyse => self.analyse(),
+            Command::OpenOnBoard => {
+                if let Some(replay) = &self.replay.replay {
+                    let (line, at) = replay.study_line();
+                    self.study.open_line(line);
+                    self.study.go_to(at);
+                    self.study.return_to = Some(Screen::Replay);
+                    self.screen = Screen::Study;
+                }
+            }
             Command::ReplayGo(n) => {
                 if let Some(replay) = &mut self.replay.replay {
                     replay.go_to(n);

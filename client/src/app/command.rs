@@ -123,6 +123,8 @@ pub enum Command {
     ReplayFlip,
     /// Leave the replay viewer.
     CloseReplay,
+    /// Open the replayed game on the analysis board, at the position shown.
+    OpenOnBoard,
     /// Open or close the keyboard help window.
     ShowHelp(bool),
     /// Open or close the Settings window.

@@ -56,6 +56,7 @@ mod settings_window;
 mod shortcuts;
 mod sound_cues;
 mod status;
+mod study_screen;
 mod toasts;
 mod tournament_dialog;
 mod tournament_page;
@@ -82,6 +83,7 @@ use replay_screen::ReplayScreen;
 use requests::Requests;
 use room_screen::RoomScreen;
 use session::Session;
+use study_screen::StudyScreen;
 use toasts::Toasts;
 use tournament_screen::TournamentScreen;
 
@@ -100,6 +102,8 @@ pub enum Screen {
     Dice,
     /// The tournaments, or the page of one.
     Tournaments,
+    /// The analysis board.
+    Study,
 }
 
 impl Screen {
@@ -112,6 +116,7 @@ impl Screen {
             Screen::Replay => "replay",
             Screen::Dice => "dice",
             Screen::Tournaments => "tournaments",
+            Screen::Study => "study",
         }
     }
 }
@@ -155,6 +160,8 @@ pub struct TabulaApp {
     dice: DicePanel,
     /// The tournament list and the page of the one we follow.
     tournaments: TournamentScreen,
+    /// The analysis board.
+    study: StudyScreen,
     /// The pending `get_game` and what to do with the answer.
     game_request: Option<(u64, GameIntent)>,
     /// The room's rejoin after the last `welcome`, while it may be refused
@@ -218,6 +225,7 @@ impl TabulaApp {
             replay: ReplayScreen::default(),
             dice: DicePanel::default(),
             tournaments: TournamentScreen::default(),
+            study: StudyScreen::default(),
             game_request: None,
             resume: None,
             export: None,
@@ -358,6 +366,21 @@ impl TabulaApp {
         self.room.current_hints()
     }
 
+    /// The analysis board's position shown.
+    pub fn study_position(&self) -> &tabula_shared::study::StudyPosition {
+        self.study.current()
+    }
+
+    /// The analysis board's answer for the position shown, once it came.
+    pub fn study_answer(&self) -> Option<&tabula_shared::protocol::StudyAnswer> {
+        self.study.answer()
+    }
+
+    /// Why the analysis board refused the last paste or request.
+    pub fn study_error(&self) -> Option<&str> {
+        self.study.error.as_deref()
+    }
+
     /// The tournaments listed, newest first.
     pub fn tournament_list(&self) -> &[tabula_shared::protocol::TournamentSummary] {
         &self.tournaments.list
@@ -445,6 +468,8 @@ impl TabulaApp {
         egui::Panel::top("top").show(ui, |ui| commands.extend(self.status_bar(ui)));
         if self.screen == Screen::Replay && self.replay.replay.is_some() {
             self.draw_replay(ui, &mut commands);
+        } else if self.screen == Screen::Study && self.session.welcomed {
+            self.draw_study(ui, &mut commands);
         } else if self.room.room.is_some() {
             self.draw_room(ui, &mut commands);
         } else if self.session.welcomed {
@@ -577,6 +602,23 @@ impl TabulaApp {
         commands.extend(self.room.result_dialog(ui.ctx()));
     }
 
+    /// The analysis board: its panel beside (or below) the board, and the
+    /// question for the position shown sent when it has not been asked.
+    fn draw_study(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        self.study.gomoku_style = self.settings.gomoku_style;
+        self.study.bg_style = self.settings.bg_style;
+        layout::side_panel(ui, "study", 340.0, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| commands.extend(self.study.panel(ui)));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.study
+                .board(ui, &mut self.gomoku_geometry, &mut self.bg_geometry)
+        });
+        self.study.ask_if_needed(&mut self.requests);
+    }
+
     /// The lobby, history or leaderboard, and the create dialog.
     fn draw_lobby(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         egui::CentralPanel::default().show(ui, |ui| match self.screen {
@@ -588,7 +630,7 @@ impl TabulaApp {
                 &self.session.my_id,
                 self.session.registered,
             )),
-            Screen::Lobby | Screen::Replay => {
+            Screen::Lobby | Screen::Replay | Screen::Study => {
                 commands.extend(self.lobby.ui(ui, &mut self.settings, &self.session.my_id));
             }
         });

@@ -197,8 +197,7 @@ impl TabulaApp {
                 }
             }
             ServerMessage::Hints { room_id, hints } => self.room.hints_received(&room_id, hints),
-            // The client has no analysis board yet and never sends `study`.
-            ServerMessage::StudyAnswer { .. } => {}
+            ServerMessage::StudyAnswer { ids, answer, .. } => self.study.answered(ids, *answer),
             ServerMessage::Leaderboard {
                 game,
                 period,
@@ -323,6 +322,12 @@ impl TabulaApp {
                 },
                 _ => AnalysisState::Failed(crate::error_text::error_text(code, &message)),
             };
+            return;
+        }
+        if self
+            .study
+            .refused(request_id, crate::error_text::error_text(code, &message))
+        {
             return;
         }
         if self.room.take_hint_error(request_id) {

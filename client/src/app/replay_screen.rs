@@ -87,6 +87,9 @@ impl ReplayScreen {
         header(ui, replay, me);
         ui.separator();
         out.extend(navigation(ui, replay));
+        if ui.button(t!("study.open_on_board")).clicked() {
+            out.push(Command::OpenOnBoard);
+        }
         match replay.current() {
             LiveGame::Backgammon(game) => out.extend(bg_info(ui, replay, game)),
             LiveGame::Gomoku(_) => {

@@ -8,13 +8,17 @@ use super::labels::{GOOD, WARN, dot};
 use super::{Command, Danger, Screen, TabulaApp};
 use crate::net::ConnState;
 
+/// Below this width the top bar wraps onto rows: one line would leave the
+/// status no room beside the six tabs and the buttons.
+const ONE_LINE_BAR: f32 = 900.0;
+
 impl TabulaApp {
     /// Draws the top bar.
     pub(super) fn status_bar(&self, ui: &mut Ui) -> Vec<Command> {
         let mut out = Vec::new();
-        if super::layout::is_narrow(ui) {
-            // A phone held upright: the status on its own line, the
-            // buttons wrapped below it.
+        if ui.available_width() < ONE_LINE_BAR {
+            // A phone held upright, or a small window: the status on its
+            // own line, the buttons wrapped below it.
             ui.horizontal(|ui| {
                 ui.heading("Tabula");
                 ui.separator();
@@ -157,6 +161,7 @@ impl TabulaApp {
             (Screen::History, t!("status.history")),
             (Screen::Leaderboard, t!("status.leaderboard")),
             (Screen::Dice, t!("status.dice")),
+            (Screen::Study, t!("status.study")),
         ];
         if reversed {
             tabs.reverse();

@@ -1,0 +1,137 @@
+//! The analysis board in the real app, driven headless by `egui_kittest`
+//! against a real server on `127.0.0.1:0`: an XGID pasted, the engine's
+//! plays shown and one played on the board; a Gomoku move list pasted, a
+//! stone clicked on the board and the engine's answer for the new
+//! position; a bad paste refused with the reason; a finished game opened
+//! on the board from the replay viewer.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use tabula_client::TabulaApp;
+use tabula_shared::protocol::StudyAnswer;
+use tabula_shared::study::StudyPosition;
+
+use common::{
+    app, click_label, connect, create_gomoku_vs_ai, place, start_server, type_into, wait_until,
+};
+
+/// Steps frames until `cond` holds, for at most `secs` seconds (the
+/// engine's answers take longer than a frame).
+fn wait_for(
+    h: &mut Harness<'_, TabulaApp>,
+    what: &str,
+    secs: u64,
+    cond: impl Fn(&TabulaApp) -> bool,
+) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while Instant::now() < deadline {
+        h.step();
+        if cond(h.state()) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let a = h.state();
+    panic!(
+        "timed out waiting for {what}; at {:?}, error {:?}, answer {:?}",
+        a.study_position(),
+        a.study_error(),
+        a.study_answer().is_some()
+    );
+}
+
+/// Clicks the first of the buttons labelled `label` (one beside each line).
+fn click_first(h: &mut Harness<'_, TabulaApp>, label: &str) {
+    h.step();
+    h.get_all_by_label(label).next().expect(label).click();
+    h.step();
+}
+
+const PASTE: &str = "Paste a gnubg Position ID and Match ID, an XGID, a Gomoku move list, PSQ or SGF, or a board link:";
+
+#[test]
+fn paste_read_play_on_and_branch() {
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    click_label(&mut h, "Board");
+
+    type_into(
+        &mut h,
+        PASTE,
+        "XGID=-b--BBC-C---eC---c-e----B-:0:0:1:31:0:0:0:0:10",
+    );
+    click_label(&mut h, "Open");
+    wait_until(
+        &mut h,
+        "the backgammon answer",
+        |a| matches!(a.study_answer(), Some(StudyAnswer::Backgammon(bg)) if !bg.plays.is_empty()),
+    );
+    let before = h.state().study_position().clone();
+    click_first(&mut h, "Play");
+    wait_for(&mut h, "the next position and its answer", 60, |a| {
+        a.study_position() != &before && a.study_answer().is_some()
+    });
+    let StudyPosition::Backgammon(after) = h.state().study_position() else {
+        panic!("backgammon");
+    };
+    let StudyPosition::Backgammon(was) = &before else {
+        panic!("backgammon");
+    };
+    assert_eq!(
+        after.on_roll,
+        was.on_roll.opponent(),
+        "the other side is on roll"
+    );
+    assert_eq!(after.dice, None);
+
+    // A Gomoku line, a stone clicked on the board.
+    type_into(&mut h, PASTE, "h8 i9 j10");
+    click_label(&mut h, "Open");
+    wait_until(
+        &mut h,
+        "the gomoku answer",
+        |a| matches!(a.study_answer(), Some(StudyAnswer::Gomoku(g)) if g.moves.len() == 3),
+    );
+    place(&mut h, "g7".parse().expect("point"));
+    wait_for(&mut h, "the stone and the new answer", 60, |a| {
+        matches!(a.study_position(), StudyPosition::Gomoku(g) if g.white.len() == 2)
+            && a.study_answer().is_some()
+    });
+
+    type_into(
+        &mut h,
+        PASTE,
+        "XGID=-A----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+    );
+    click_label(&mut h, "Open");
+    h.step();
+    let error = h.state().study_error().unwrap_or_default().to_string();
+    assert!(error.contains("16 checkers"), "{error}");
+}
+
+#[test]
+fn a_finished_game_opens_on_the_board() {
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    create_gomoku_vs_ai(&mut h);
+    place(&mut h, "h8".parse().expect("point"));
+    wait_until(&mut h, "the AI's reply", |a| common::gomoku_moves(a) >= 2);
+    click_label(&mut h, "Resign");
+    click_label(&mut h, "Yes, resign");
+    wait_until(&mut h, "the game to end with its id", |a| {
+        a.room()
+            .is_some_and(|r| r.result.is_some() && r.game_id.is_some())
+    });
+    click_label(&mut h, "Analyse");
+    wait_until(&mut h, "the replay", |a| a.replay().is_some());
+    click_label(&mut h, "Open on the board");
+    wait_for(&mut h, "the game on the board with an answer", 60, |a| {
+        matches!(a.study_position(), StudyPosition::Gomoku(_)) && a.study_answer().is_some()
+    });
+}
