@@ -1,18 +1,16 @@
 //! The browser page the client runs in: its origin is the server to join,
-//! and its fragment may be an invite link.
-
-use crate::invite::Invite;
+//! and its fragment may be an invite link or a board link.
 
 /// The page's origin (`http://host:port`), which is the game server's address.
 pub fn origin() -> Option<String> {
     web_sys::window()?.location().origin().ok()
 }
 
-/// The invite in the page's fragment (`#/room/ID`), if any.
-pub fn invite() -> Option<Invite> {
+/// The page's fragment (`#/room/ID`, `#/board/…`), noted as read.
+pub fn fragment() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
     seen(&hash);
-    Invite::parse(&hash)
+    Some(hash)
 }
 
 thread_local! {
@@ -32,13 +30,9 @@ fn seen(hash: &str) -> bool {
     })
 }
 
-/// An invite link opened in this tab since the last look (only the part
-/// after `#` changed, so the page did not load again), if any.
-pub fn new_invite() -> Option<Invite> {
+/// The fragment of a link opened in this tab since the last look (only
+/// the part after `#` changed, so the page did not load again), if any.
+pub fn new_fragment() -> Option<String> {
     let hash = web_sys::window()?.location().hash().ok()?;
-    if seen(&hash) {
-        Invite::parse(&hash)
-    } else {
-        None
-    }
+    seen(&hash).then_some(hash)
 }

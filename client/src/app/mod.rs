@@ -269,8 +269,22 @@ impl TabulaApp {
         if let Some(origin) = crate::page::origin() {
             self.settings.address = origin;
         }
-        if let Some(invite) = crate::page::invite() {
+        if let Some(hash) = crate::page::fragment() {
+            self.open_fragment(&hash);
+        }
+    }
+
+    /// Opens what a link's fragment names: an invite's room, or a position
+    /// on the analysis board (`#/board/…`).
+    #[cfg(target_arch = "wasm32")]
+    fn open_fragment(&mut self, hash: &str) {
+        if let Some(invite) = crate::invite::Invite::parse(hash) {
             self.open_invite(invite);
+        } else if hash.starts_with(tabula_shared::study::LINK_PREFIX)
+            && let Ok(position) = tabula_shared::study::StudyPosition::from_link(hash)
+        {
+            self.study.open_line(vec![position]);
+            self.screen = Screen::Study;
         }
     }
 
@@ -673,10 +687,10 @@ impl eframe::App for TabulaApp {
         if let Some(seconds) = frame.info().cpu_usage {
             crate::probe::note("frame-ms", seconds * 1000.0);
         }
-        // A second invite link opened in this tab changes only the fragment.
+        // A second link opened in this tab changes only the fragment.
         #[cfg(target_arch = "wasm32")]
-        if let Some(invite) = crate::page::new_invite() {
-            self.open_invite(invite);
+        if let Some(hash) = crate::page::new_fragment() {
+            self.open_fragment(&hash);
         }
         self.draw(ui);
         let sounds = self.take_sounds();
