@@ -652,3 +652,20 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
     }
     server.stop().await;
 }
+
+/// Issue 66: a board link opens the position on the analysis board in a
+/// browser, with the engine's answer, at desktop and phone sizes
+/// (screenshots `study-*.png`).
+#[tokio::test]
+async fn a_board_link_opens_the_position_with_the_engines_answer() {
+    let server = TestServer::start().await;
+    let link = "#/board/bg/-b--BBC-C---eC---c-e----B-:0:0:1:31:0:0:0:0:10";
+    let mut page = Browser::launch(1280, 800).await;
+    page.open(&format!("http://{}/{link}", server.addr)).await;
+    page.connect_as("Ann").await;
+    page.centre_of("study-board").await;
+    page.centre_of("study-answer").await;
+    at_each_size(&mut page, "study").await;
+    page.close().await;
+    server.stop().await;
+}

@@ -180,7 +180,11 @@ impl TabulaApp {
 
     /// Drops what belonged to the identity we were connected as.
     fn forget_account_views(&mut self) {
-        self.screen = Screen::Lobby;
+        // The analysis board belongs to no account (a board link opens it
+        // before the connection).
+        if self.screen != Screen::Study {
+            self.screen = Screen::Lobby;
+        }
         self.history.page = None;
         self.history.offset = 0;
         self.leaderboard.board = None;

@@ -234,6 +234,7 @@ impl StudyScreen {
             self.bg_controls(ui, &setup);
         }
         ui.separator();
+        let top = ui.cursor().min;
         match (self.answer().cloned(), &self.asking) {
             (Some(StudyAnswer::Backgammon(a)), _) => self.bg_answer(ui, &a),
             (Some(StudyAnswer::Gomoku(a)), _) => self.gomoku_answer(ui, &a),
@@ -241,6 +242,10 @@ impl StudyScreen {
                 ui.label(t!("study.thinking"));
             }
             (None, None) => {}
+        }
+        if self.answer().is_some() {
+            let rect = egui::Rect::from_min_max(top, ui.cursor().min.max(top));
+            crate::probe::mark("study-answer", rect);
         }
         out
     }
@@ -404,13 +409,16 @@ impl StudyScreen {
                     return;
                 };
                 let view = BgView {
-                    viewer: Some(Side::White),
+                    // The side on roll at the bottom, as gnubg and XG show it.
+                    viewer: Some(setup.on_roll),
                     dice: bg_dice(&m),
                     cube: (m.config().cube && m.config().length != 1).then_some(m.cube()),
                     style: self.bg_style,
                     ..BgView::default()
                 };
-                *bg_geometry = Some(BgGeometry::fit(ui.available_rect_before_wrap()));
+                let rect = ui.available_rect_before_wrap();
+                crate::probe::mark("study-board", rect);
+                *bg_geometry = Some(BgGeometry::fit(rect));
                 bg_view::show(ui, &m.board(), &view);
             }
             StudyPosition::Gomoku(setup) => {
@@ -427,6 +435,7 @@ impl StudyScreen {
                     style: self.gomoku_style,
                 };
                 let rect = ui.available_rect_before_wrap();
+                crate::probe::mark("study-board", rect);
                 *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
                 if let Some(p) = gomoku_view::show(ui, &game, &view)
                     && let Ok(next) = setup.play(p)
