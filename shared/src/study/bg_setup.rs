@@ -63,14 +63,7 @@ impl BgSetup {
     fn white_position(&self) -> Result<Position, SetupError> {
         let b = &self.board;
         for side in [Side::White, Side::Black] {
-            let sign: i8 = if side == Side::White { 1 } else { -1 };
-            let on_points: u32 = b
-                .points
-                .iter()
-                .filter(|&&n| n.signum() == sign)
-                .map(|&n| u32::from(n.unsigned_abs()))
-                .sum();
-            let count = on_points + u32::from(b.bar[side.index()]) + u32::from(b.off[side.index()]);
+            let count = on_board(b, side) + u32::from(b.off[side.index()]);
             if count != 15 {
                 return Err(SetupError::CheckerCount { side, count });
             }
@@ -278,38 +271,43 @@ impl BgSetup {
     }
 }
 
+/// `side`'s checkers on the points and the bar of `board`.
+pub(super) fn on_board(board: &Board, side: Side) -> u32 {
+    let sign: i8 = if side == Side::White { 1 } else { -1 };
+    let on_points: u32 = board
+        .points
+        .iter()
+        .filter(|&&n| n.signum() == sign)
+        .map(|&n| u32::from(n.unsigned_abs()))
+        .sum();
+    on_points + u32::from(board.bar[side.index()])
+}
+
+/// What is wrong with the form of an ID that should have `len` base64
+/// characters (`name`: Position ID or Match ID), if its form is wrong.
+fn form_reason(id: &str, len: usize, name: &str) -> Option<String> {
+    if id.len() != len {
+        Some(format!(
+            "it has {} characters; a {name} has {len}",
+            id.chars().count()
+        ))
+    } else {
+        id.chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == '+' || *c == '/'))
+            .map(|c| format!("{c:?} is not a base64 character"))
+    }
+}
+
 /// Why a Position ID does not decode, in words.
 fn position_id_reason(id: &str, error: &BgError) -> String {
-    if id.len() != 14 {
-        format!(
-            "it has {} characters; a Position ID has 14",
-            id.chars().count()
-        )
-    } else if let Some(c) = id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '+' || *c == '/'))
-    {
-        format!("{c:?} is not a base64 character")
-    } else if let BgError::BadPosition(why) = error {
-        why.clone()
-    } else {
-        "it does not give each side 15 checkers".into()
-    }
+    form_reason(id, 14, "Position ID").unwrap_or_else(|| match error {
+        BgError::BadPosition(why) => why.clone(),
+        _ => "it does not give each side 15 checkers".into(),
+    })
 }
 
 /// Why a Match ID does not decode, in words.
 fn match_id_reason(id: &str) -> String {
-    if id.len() != 12 {
-        format!(
-            "it has {} characters; a Match ID has 12",
-            id.chars().count()
-        )
-    } else if let Some(c) = id
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || *c == '+' || *c == '/'))
-    {
-        format!("{c:?} is not a base64 character")
-    } else {
-        "a field is out of range (cube owner, game state or dice)".into()
-    }
+    form_reason(id, 12, "Match ID")
+        .unwrap_or_else(|| "a field is out of range (cube owner, game state or dice)".into())
 }

@@ -236,14 +236,7 @@ fn read_checkers(text: &str) -> Result<Board, SetupError> {
     board.bar[Side::White.index()] = count(0)?.1;
     board.bar[Side::Black.index()] = count(25)?.1;
     for side in [Side::White, Side::Black] {
-        let sign: i8 = if side == Side::White { 1 } else { -1 };
-        let on: u32 = board
-            .points
-            .iter()
-            .filter(|&&n| n.signum() == sign)
-            .map(|&n| u32::from(n.unsigned_abs()))
-            .sum::<u32>()
-            + u32::from(board.bar[side.index()]);
+        let on = super::bg_setup::on_board(&board, side);
         if on > 15 {
             return Err(SetupError::CheckerCount { side, count: on });
         }
