@@ -88,10 +88,10 @@ impl Studies {
         let position = match (request.text, request.position) {
             (Some(text), None) => {
                 let gomoku = request.gomoku.unwrap_or_default();
-                match StudyPosition::parse(&text, gomoku) {
-                    Ok(mut line) => line.pop().unwrap_or(StudyPosition::Gomoku(
-                        tabula_shared::study::GomokuSetup::empty(gomoku.size, gomoku.rule),
-                    )),
+                // The last position of what the text holds.
+                match StudyPosition::parse(&text, gomoku).map(|mut line| line.pop()) {
+                    Ok(Some(position)) => position,
+                    Ok(None) => return bad_position(&SetupError::Unrecognised),
                     Err(e) => return bad_position(&e),
                 }
             }

@@ -45,21 +45,10 @@ fn positions(record: &GameRecord) -> Vec<StudyPosition> {
         {
             out.push(StudyPosition::Backgammon(setup));
         }
-        if let Some(g) = game.gomoku() {
-            let stones = |s| {
-                g.board()
-                    .stones()
-                    .filter(|&(_, t)| t == s)
-                    .map(|(p, _)| p)
-                    .collect()
-            };
-            out.push(StudyPosition::Gomoku(GomokuSetup {
-                size: g.size(),
-                rule: g.config().rule,
-                black: stones(tabula_shared::gomoku::Stone::Black),
-                white: stones(tabula_shared::gomoku::Stone::White),
-                to_move: g.stone_to_play(),
-            }));
+        if let Some(g) = game.gomoku()
+            && let Ok(setup) = GomokuSetup::from_moves(g.size(), g.config().rule, g.moves())
+        {
+            out.push(StudyPosition::Gomoku(setup));
         }
         game.apply(action).expect("the record replays");
     }
