@@ -1,6 +1,7 @@
 //! The analysis board in the real app, driven headless by `egui_kittest`
 //! against a real server on `127.0.0.1:0`: an XGID pasted, the engine's
-//! plays shown and one played on the board; a Gomoku move list pasted, a
+//! plays shown, a rollout started and stopped, and one play played on the
+//! board; a Gomoku move list pasted, a
 //! stone clicked on the board and the engine's answer for the new
 //! position; a bad paste refused with the reason; a finished game opened
 //! on the board from the replay viewer.
@@ -12,7 +13,7 @@ use std::time::{Duration, Instant};
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use tabula_client::TabulaApp;
-use tabula_shared::protocol::StudyAnswer;
+use tabula_shared::protocol::{RolloutState, StudyAnswer};
 use tabula_shared::study::StudyPosition;
 
 use common::{
@@ -71,6 +72,18 @@ fn paste_read_play_on_and_branch() {
         "the backgammon answer",
         |a| matches!(a.study_answer(), Some(StudyAnswer::Backgammon(bg)) if !bg.plays.is_empty()),
     );
+    // A rollout: started, reporting, stopped.
+    click_label(&mut h, "5184");
+    click_label(&mut h, "Roll out");
+    wait_for(&mut h, "a running rollout report", 60, |a| {
+        a.study_rollout()
+            .is_some_and(|r| r.state == RolloutState::Running && !r.lines.is_empty())
+    });
+    click_label(&mut h, "Stop");
+    wait_for(&mut h, "the rollout stopped", 60, |a| {
+        a.study_rollout()
+            .is_some_and(|r| r.state == RolloutState::Stopped && r.trials_done < 5184)
+    });
     let before = h.state().study_position().clone();
     click_first(&mut h, "Play");
     wait_for(&mut h, "the next position and its answer", 60, |a| {

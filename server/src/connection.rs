@@ -491,6 +491,21 @@ impl Handler {
                     async move { Ok(studies.answer(request, &player).await) },
                 );
             }
+            ClientMessage::Rollout { position, trials } => self.shared.rollouts.start(
+                position,
+                trials,
+                identity.id.clone(),
+                self.tx.clone(),
+                rid,
+            ),
+            ClientMessage::StopRollout => {
+                if !self.shared.rollouts.stop(&identity.id) {
+                    self.reply(
+                        rid,
+                        ServerMessage::error(ErrorCode::NotFound, "no rollout of yours is in work"),
+                    );
+                }
+            }
             ClientMessage::DiceStats => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {

@@ -30,6 +30,7 @@ mod log_filter;
 mod nodes;
 mod outlet;
 mod registry;
+mod rollouts;
 mod room;
 mod store;
 mod studies;

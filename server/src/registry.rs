@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
 use crate::nodes::{Nodes, PlayerNews};
+use crate::rollouts::Rollouts;
 use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
 use crate::studies::Studies;
 use crate::thinking::Thinking;
@@ -129,6 +130,8 @@ pub struct Shared {
     pub analyses: Arc<Analyses>,
     /// The analysis board's answers.
     pub studies: Arc<Studies>,
+    /// The analysis board's rollouts.
+    pub rollouts: Arc<Rollouts>,
     /// The cores the AI seats, hints and analyses share.
     pub thinking: Arc<Thinking>,
     /// The other nodes of a cluster (`--redis`); `None` on a server alone.
@@ -189,9 +192,11 @@ impl Shared {
         );
         let analyses = Arc::new(Analyses::new(&config, thinking.clone()));
         let studies = Arc::new(Studies::new(&config, thinking.clone()));
+        let rollouts = Rollouts::new(&config, thinking.clone());
         Shared {
             analyses,
             studies,
+            rollouts,
             thinking,
             config,
             store,

@@ -49,6 +49,7 @@ mod replay_screen;
 mod requests;
 mod result_dialog;
 mod resume;
+mod rollout_panel;
 mod room_panel;
 mod room_screen;
 mod session;
@@ -393,6 +394,11 @@ impl TabulaApp {
     /// Why the analysis board refused the last paste or request.
     pub fn study_error(&self) -> Option<&str> {
         self.study.error.as_deref()
+    }
+
+    /// The latest rollout report of the analysis board's position.
+    pub fn study_rollout(&self) -> Option<&tabula_shared::protocol::BgRollout> {
+        self.study.rollout.report_of(self.study.current())
     }
 
     /// The tournaments listed, newest first.

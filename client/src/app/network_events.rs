@@ -198,6 +198,9 @@ impl TabulaApp {
             }
             ServerMessage::Hints { room_id, hints } => self.room.hints_received(&room_id, hints),
             ServerMessage::StudyAnswer { ids, answer, .. } => self.study.answered(ids, *answer),
+            ServerMessage::Rollout { position, rollout } => {
+                self.study.rollout.reported(request_id, position, *rollout);
+            }
             ServerMessage::Leaderboard {
                 game,
                 period,
@@ -327,6 +330,10 @@ impl TabulaApp {
         if self
             .study
             .refused(request_id, crate::error_text::error_text(code, &message))
+            || self
+                .study
+                .rollout
+                .refused(request_id, crate::error_text::error_text(code, &message))
         {
             return;
         }

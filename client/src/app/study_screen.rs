@@ -15,6 +15,7 @@ use tabula_shared::protocol::{
 use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
 
 use super::requests::Requests;
+use super::rollout_panel::RolloutPanel;
 use super::{Command, Screen};
 use crate::bg_view::{self, BgGeometry, BgView};
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
@@ -44,6 +45,8 @@ pub(super) struct StudyScreen {
     pub(super) return_to: Option<Screen>,
     /// The dice to set on a Backgammon board not yet rolled.
     dice: [u8; 2],
+    /// The Backgammon rollout.
+    pub(super) rollout: RolloutPanel,
     /// The boards' colours (the settings).
     pub(super) gomoku_style: GomokuStyle,
     /// The boards' colours (the settings).
@@ -64,6 +67,7 @@ impl Default for StudyScreen {
             error: None,
             dice: [3, 1],
             return_to: None,
+            rollout: RolloutPanel::default(),
             gomoku_style: GomokuStyle::default(),
             bg_style: BgStyle::default(),
         }
@@ -118,6 +122,7 @@ impl StudyScreen {
     /// Asks the server about the position shown, unless it has been asked
     /// (or a request is in work: the next waits for its answer).
     pub(super) fn ask_if_needed(&mut self, requests: &mut Requests) {
+        self.rollout.send_wanted(requests);
         let want = (self.current().clone(), self.depth);
         if self.asking.is_some() || self.asked.as_ref() == Some(&want) {
             return;
@@ -246,6 +251,11 @@ impl StudyScreen {
         if self.answer().is_some() {
             let rect = egui::Rect::from_min_max(top, ui.cursor().min.max(top));
             crate::probe::mark("study-answer", rect);
+        }
+        if let StudyPosition::Backgammon(_) = self.current() {
+            ui.separator();
+            let position = self.current().clone();
+            self.rollout.ui(ui, &position);
         }
         out
     }

@@ -99,6 +99,22 @@ pub enum ClientMessage {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         depth: Option<u8>,
     },
+    /// A Backgammon rollout of a study position, as set up: the engine
+    /// plays it out `trials` times (default 1296, at most 46656), each
+    /// candidate play of the roll with the same dice, or the position
+    /// before the roll when no dice are set. `rollout` reports follow as
+    /// the trials come in; the last says `finished` or `stopped`. A player
+    /// has one rollout at a time: a newer one stops the older.
+    Rollout {
+        /// The position.
+        position: StudyPosition,
+        /// Trials to play.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trials: Option<u32>,
+    },
+    /// Stop your rollout: its last report (`stopped`) follows. Answered
+    /// `not_found` when none is in work.
+    StopRollout,
     /// The rating leaderboard of one game; the reply is `leaderboard`.
     GetLeaderboard {
         /// Which game's ratings.
@@ -333,6 +349,8 @@ impl ClientMessage {
         "get_game",
         "analyse",
         "study",
+        "rollout",
+        "stop_rollout",
         "get_leaderboard",
         "list_rooms",
         "unwatch_lobby",
@@ -408,6 +426,8 @@ impl ClientMessage {
             | GetGame { .. }
             | Analyse { .. }
             | Study { .. }
+            | Rollout { .. }
+            | StopRollout
             | GetLeaderboard { .. }
             | ListRooms
             | UnwatchLobby

@@ -23,6 +23,7 @@ mod accounts;
 mod analysis;
 mod client;
 mod options;
+mod rollout;
 mod room;
 mod server;
 mod study;
@@ -40,6 +41,9 @@ pub use analysis::{
 };
 pub use client::{ClientFrame, ClientMessage, DecodeError};
 pub use options::{AiLevel, ColourChoice, EngineInfo, Opponent, RoomOptions, TimeControl};
+pub use rollout::{
+    BgRollout, BgRolloutLine, DEFAULT_ROLLOUT_TRIALS, MAX_ROLLOUT_TRIALS, RolloutState,
+};
 pub use room::{
     ChatLine, ClockState, OfferKind, PendingOffer, PlayerInfo, Role, RoomEvent, RoomSnapshot,
     RoomStatus, RoomSummary, SeatInfo,

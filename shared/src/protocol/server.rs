@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{GameAnalysis, Hint};
+use super::rollout::BgRollout;
 use super::study::{StudyAnswer, StudyIds};
 use super::{
     AiRating, ApiTokenInfo, EngineInfo, FinishedGame, GameKind, GameSummary, LeaderboardEntry,
@@ -191,6 +192,14 @@ pub enum ServerMessage {
         ids: StudyIds,
         /// What the engine says.
         answer: Box<StudyAnswer>,
+    },
+    /// A report of your `rollout`: sent as the trials come in, the last
+    /// one `finished` or `stopped`.
+    Rollout {
+        /// The position rolled out.
+        position: StudyPosition,
+        /// Where the rollout has got and what it found.
+        rollout: Box<BgRollout>,
     },
     /// The answer to `hint`: the engine's best actions, best first (at most
     /// three).

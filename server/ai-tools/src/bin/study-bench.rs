@@ -6,7 +6,9 @@
 //! up every position where a side decides (Backgammon: a roll to play or a
 //! cube to turn; Gomoku: every `--every`-th stone), and prints the answer
 //! time at each Backgammon depth and for Gomoku (median, 90th percentile),
-//! with the share of Gomoku positions where a VCF or VCT was found.
+//! with the share of Gomoku positions where a VCF or VCT was found; then
+//! rolls out `--rollouts` of the Backgammon positions `--trials` times on
+//! one core and prints the trials (games) per second, median over them.
 
 use std::time::{Duration, Instant};
 
@@ -33,6 +35,12 @@ struct Cli {
     /// Every how many positions one is timed.
     #[arg(long, default_value_t = 4)]
     every: usize,
+    /// Backgammon positions rolled out.
+    #[arg(long, default_value_t = 10)]
+    rollouts: usize,
+    /// Trials of each rollout.
+    #[arg(long, default_value_t = 324)]
+    trials: u32,
 }
 
 /// Every position of `record` where a side decides, as the board sets it up.
@@ -109,5 +117,41 @@ fn main() {
     println!(
         "gomoku forced wins: {wins} of {} positions for the side to move, {threats} for the other side",
         gomoku.len()
+    );
+    rollout_speed(&bg, cli.rollouts, cli.trials);
+}
+
+/// Rollout games per second on this core: each of the first `count`
+/// positions rolled out `trials` times (every candidate play counts).
+fn rollout_speed(positions: &[StudyPosition], count: usize, trials: u32) {
+    let mut rates: Vec<f64> = positions
+        .iter()
+        .filter_map(|p| match p {
+            StudyPosition::Backgammon(setup) => setup.to_match().ok(),
+            StudyPosition::Gomoku(_) => None,
+        })
+        .take(count)
+        .filter_map(|m| {
+            let mut rollout = tabula_ai::backgammon::rollout::Rollout::new(&m, 1)?;
+            let start = Instant::now();
+            rollout.run(trials);
+            let games = rollout
+                .report(trials, tabula_shared::protocol::RolloutState::Finished)
+                .lines
+                .len() as f64
+                * f64::from(trials);
+            Some(games / start.elapsed().as_secs_f64())
+        })
+        .collect();
+    if rates.is_empty() {
+        return;
+    }
+    rates.sort_by(f64::total_cmp);
+    println!(
+        "rollout: {:.0} games per second on one core (median of {} positions, {trials} trials each; min {:.0}, max {:.0})",
+        rates[rates.len() / 2],
+        rates.len(),
+        rates[0],
+        rates[rates.len() - 1]
     );
 }

@@ -55,6 +55,7 @@ pub mod noise;
 pub mod play;
 pub mod pubeval;
 pub mod review;
+pub mod rollout;
 pub mod study;
 
 use std::sync::OnceLock;

@@ -159,7 +159,7 @@ fn before_roll(judge: &Expert, pos: &Position, depth: u8) -> Probs {
 
 /// The cube decision for `doubler`, whose probabilities before its roll
 /// are `p`; `None` in a game without the cube.
-fn cube_line(m: &BgMatch, doubler: Side, p: &Probs) -> Option<BgCubeLine> {
+pub(crate) fn cube_line(m: &BgMatch, doubler: Side, p: &Probs) -> Option<BgCubeLine> {
     let [no_double, double_take, double_pass] = cube_equities(m, doubler, p)?;
     let action = if double_take.min(double_pass) > no_double {
         if double_take <= double_pass {
@@ -183,7 +183,7 @@ fn cube_line(m: &BgMatch, doubler: Side, p: &Probs) -> Option<BgCubeLine> {
 }
 
 /// `side`'s cubeful equity after its play, `p` its probabilities then.
-fn cubeful_after_play(m: &BgMatch, side: Side, p: &Probs) -> f32 {
+pub(crate) fn cubeful_after_play(m: &BgMatch, side: Side, p: &Probs) -> f32 {
     let config = m.config();
     if config.length == 0 || !config.cube {
         return play_equity(m, side, p);
