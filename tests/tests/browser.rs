@@ -665,6 +665,10 @@ async fn a_board_link_opens_the_position_with_the_engines_answer() {
     page.connect_as("Ann").await;
     page.centre_of("study-board").await;
     page.centre_of("study-answer").await;
+    // A rollout of the position's plays, 324 trials, to its end.
+    page.click_mark("rollout-324").await;
+    page.click_mark("rollout-start").await;
+    page.centre_of("rollout-done").await;
     at_each_size(&mut page, "study").await;
     page.close().await;
     server.stop().await;

@@ -104,17 +104,29 @@ impl RolloutPanel {
     /// The controls and the figures for `position`.
     pub(super) fn ui(&mut self, ui: &mut Ui, position: &StudyPosition) {
         let running_here = self.running.as_ref().is_some_and(|(_, p)| p == position);
+        if self.running.is_some() || self.wanted.is_some() {
+            // The progress moves while it runs, whatever wakes the page.
+            ui.ctx()
+                .request_repaint_after(std::time::Duration::from_millis(250));
+        }
         ui.horizontal_wrapped(|ui| {
             ui.label(t!("study.rollout_trials"));
             for n in TRIAL_CHOICES {
-                ui.selectable_value(&mut self.trials, n, n.to_string());
+                let choice = ui.selectable_value(&mut self.trials, n, n.to_string());
+                crate::probe::mark(&format!("rollout-{n}"), choice.rect);
             }
             if running_here {
-                if ui.button(t!("study.rollout_stop")).clicked() {
+                let stop = ui.button(t!("study.rollout_stop"));
+                crate::probe::mark("rollout-stop", stop.rect);
+                if stop.clicked() {
                     self.wanted = Some(Wanted::Stop);
                 }
-            } else if ui.button(t!("study.rollout_start")).clicked() {
-                self.wanted = Some(Wanted::Start(position.clone()));
+            } else {
+                let start = ui.button(t!("study.rollout_start"));
+                crate::probe::mark("rollout-start", start.rect);
+                if start.clicked() {
+                    self.wanted = Some(Wanted::Start(position.clone()));
+                }
             }
         });
         if let Some(error) = &self.error {
@@ -136,7 +148,7 @@ impl RolloutPanel {
             "{state}: {} / {}",
             report.trials_done, report.trials
         )));
-        egui::Grid::new("study-rollout")
+        let table = egui::Grid::new("study-rollout")
             .striped(true)
             .show(ui, |ui| {
                 ui.label("");
@@ -157,6 +169,9 @@ impl RolloutPanel {
                     ui.end_row();
                 }
             });
+        if report.state == RolloutState::Finished {
+            crate::probe::mark("rollout-done", table.response.rect);
+        }
         if let Some(cube) = &report.cube {
             let action = match cube.action {
                 tabula_shared::protocol::CubeAction::NoDouble => t!("study.no_double"),
