@@ -8,7 +8,11 @@
 //! time at each Backgammon depth and for Gomoku (median, 90th percentile),
 //! with the share of Gomoku positions where a VCF or VCT was found; then
 //! rolls out `--rollouts` of the Backgammon positions `--trials` times on
-//! one core and prints the trials (games) per second, median over them.
+//! one core and prints the trials (games) per second, median over them;
+//! then harvests "win by fours" puzzles from `--harvest-games`
+//! Casual-against-Casual Gomoku games and prints the share of candidates
+//! (positions with a VCF of two fours or more) whose first four the solver
+//! proves unique.
 
 use std::time::{Duration, Instant};
 
@@ -41,6 +45,9 @@ struct Cli {
     /// Trials of each rollout.
     #[arg(long, default_value_t = 324)]
     trials: u32,
+    /// Casual-against-Casual Gomoku games harvested for puzzles.
+    #[arg(long, default_value_t = 200)]
+    harvest_games: u64,
 }
 
 /// Every position of `record` where a side decides, as the board sets it up.
@@ -119,6 +126,8 @@ fn main() {
         gomoku.len()
     );
     rollout_speed(&bg, cli.rollouts, cli.trials);
+    bg_puzzle_share(&bg);
+    harvest_share(cli.seed, cli.harvest_games);
 }
 
 /// Rollout games per second on this core: each of the first `count`
@@ -153,5 +162,66 @@ fn rollout_speed(positions: &[StudyPosition], count: usize, trials: u32) {
         rates.len(),
         rates[0],
         rates[rates.len() - 1]
+    );
+}
+
+/// The share of harvested "win by fours" candidates that survive the
+/// uniqueness check, over `games` games from `seed`.
+fn harvest_share(seed: u64, games: u64) {
+    use tabula_ai::gomoku::harvest::{Rejected, vcf_puzzle};
+    use tabula_shared::gomoku::Rule;
+    let (mut kept, mut not_unique, mut unproven, mut fours) = (0usize, 0usize, 0usize, Vec::new());
+    let start = Instant::now();
+    for s in seed..seed + games {
+        let record = sample_games::gomoku(s, [Level::Casual, Level::Casual], 20_000);
+        for position in positions(&record) {
+            let StudyPosition::Gomoku(setup) = position else {
+                continue;
+            };
+            let Ok(board) = setup.board() else {
+                continue;
+            };
+            match vcf_puzzle(&board, setup.to_move, Rule::Freestyle, 200_000) {
+                Ok(p) => {
+                    kept += 1;
+                    fours.push(p.fours);
+                }
+                Err(Rejected::NotUnique(_)) => not_unique += 1,
+                Err(Rejected::Unproven) => unproven += 1,
+                Err(_) => {}
+            }
+        }
+    }
+    let candidates = kept + not_unique + unproven;
+    fours.sort_unstable();
+    println!(
+        "gomoku puzzles: {kept} of {candidates} candidates kept ({:.0}%; {not_unique} not unique, {unproven} unproven) from {games} games in {:.1} s; median {} fours",
+        100.0 * kept as f64 / candidates.max(1) as f64,
+        start.elapsed().as_secs_f64(),
+        fours.get(fours.len() / 2).copied().unwrap_or(0)
+    );
+}
+
+/// How many of the Backgammon positions make a best-play or cube puzzle.
+fn bg_puzzle_share(positions: &[StudyPosition]) {
+    use tabula_ai::backgammon::harvest::{cube_puzzle, play_puzzle};
+    let (mut plays, mut play_positions, mut cubes, mut cube_positions) = (0, 0, 0, 0);
+    for p in positions {
+        let StudyPosition::Backgammon(setup) = p else {
+            continue;
+        };
+        let Ok(m) = setup.to_match() else {
+            continue;
+        };
+        if setup.dice.is_some() {
+            play_positions += 1;
+            plays += usize::from(play_puzzle(&m).is_some());
+        } else {
+            cube_positions += 1;
+            cubes += usize::from(cube_puzzle(&m).is_some());
+        }
+    }
+    println!(
+        "backgammon puzzles: {plays} best-play of {play_positions} rolls to play, {cubes} cube of {cube_positions} cube decisions"
     );
 }

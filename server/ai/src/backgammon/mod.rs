@@ -47,6 +47,7 @@ pub mod blockade;
 pub mod cube;
 pub mod expert;
 pub mod exposure;
+pub mod harvest;
 pub mod heuristic;
 pub mod hints;
 pub mod met;

@@ -51,6 +51,7 @@
 
 pub mod beginner;
 pub mod eval;
+pub mod harvest;
 pub mod hints;
 pub mod ordering;
 mod pattern;
