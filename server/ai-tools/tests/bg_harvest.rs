@@ -15,7 +15,10 @@ use tabula_shared::protocol::{GameRecord, RolloutState};
 
 /// Every position of a Backgammon record.
 fn positions(record: &GameRecord) -> Vec<BgMatch> {
-    let GameRecord::Backgammon { config, actions, .. } = record else {
+    let GameRecord::Backgammon {
+        config, actions, ..
+    } = record
+    else {
         panic!("a backgammon record");
     };
     let mut m = BgMatch::new(*config).expect("the record's config");
@@ -66,8 +69,5 @@ fn harvested_backgammon_puzzles_stand_out_and_a_rollout_agrees() {
         rollout_disagrees.len()
     );
     assert!(plays > 0, "the games give best-play puzzles");
-    assert!(
-        rollout_disagrees.is_empty(),
-        "{rollout_disagrees:#?}"
-    );
+    assert!(rollout_disagrees.is_empty(), "{rollout_disagrees:#?}");
 }
