@@ -1,12 +1,15 @@
 //! The "New tournament" dialog: the name, the format with its rounds or
 //! minutes, the game (its rules are the create dialog's, shared), the
-//! clock, the number of entrants and whether it is rated or private.
+//! clock, the number of entrants and whether it is rated or private; for a
+//! Gomoku round robin, the fixed openings (one move list a line).
 
 use egui::{Align2, Ui};
 use rust_i18n::t;
+use tabula_shared::gomoku::{Opening, Point};
 use tabula_shared::protocol::{
     GameKind, GameOptions, TimeControl, TournamentFormat, TournamentSpec,
 };
+use tabula_shared::study::GomokuSetup;
 
 use super::Command;
 use super::tournament_screen::TournamentAsk;
@@ -54,6 +57,8 @@ pub(super) struct TournamentForm {
     /// Starts by itself this many minutes after creation (0: when the host
     /// presses Start).
     pub(super) starts_in_minutes: u32,
+    /// A Gomoku round robin's openings: one move list a line (`h8 i9 j10`).
+    pub(super) openings: String,
 }
 
 impl Default for TournamentForm {
@@ -71,11 +76,34 @@ impl Default for TournamentForm {
             rated: false,
             private: false,
             starts_in_minutes: 0,
+            openings: String::new(),
         }
     }
 }
 
 impl TournamentForm {
+    /// The openings typed, each read as a move list on `game`'s board; the
+    /// first line that does not read, with its number, is the error. None
+    /// unless `game` is Gomoku and the format a round robin.
+    pub(super) fn openings(&self, game: &GameOptions) -> Result<Vec<Vec<Point>>, String> {
+        let GameOptions::Gomoku(config) = game else {
+            return Ok(Vec::new());
+        };
+        if self.format != FormatChoice::RoundRobin {
+            return Ok(Vec::new());
+        }
+        self.openings
+            .lines()
+            .map(str::trim)
+            .enumerate()
+            .filter(|(_, line)| !line.is_empty())
+            .map(|(i, line)| {
+                GomokuSetup::parse_moves(line, config.size, config.rule)
+                    .map_err(|e| t!("tour.opening_line", line = i + 1, error = e).to_string())
+            })
+            .collect()
+    }
+
     /// The spec these fields describe, for `game`.
     pub(super) fn spec(&self, game: GameOptions) -> TournamentSpec {
         let format = match self.format {
@@ -91,6 +119,7 @@ impl TournamentForm {
             },
         };
         let name = self.name.trim();
+        let openings = self.openings(&game).unwrap_or_default();
         TournamentSpec {
             name: if name.is_empty() {
                 t!("tour.default_name").into()
@@ -109,7 +138,7 @@ impl TournamentForm {
             forfeit_secs: self.forfeit_secs.clamp(10, 600),
             starts_at: (self.starts_in_minutes > 0)
                 .then(|| now_ms() + i64::from(self.starts_in_minutes) * 60_000),
-            openings: Vec::new(),
+            openings,
         }
     }
 }
@@ -147,6 +176,16 @@ pub(super) fn tournament_dialog(
                 GameKind::Gomoku => super::create_dialog::gomoku_rules(ui, game),
                 GameKind::Backgammon => super::create_dialog::backgammon_rules(ui, game),
             }
+            let options = game.options().game;
+            let openings = f.openings(&options);
+            if let GameOptions::Gomoku(config) = &options
+                && f.format == FormatChoice::RoundRobin
+            {
+                openings_field(ui, f, config.opening);
+                if let Err(e) = &openings {
+                    ui.colored_label(super::labels::WARN, e);
+                }
+            }
             ui.separator();
             ui.horizontal(|ui| {
                 ui.label(t!("ui.clock"));
@@ -183,7 +222,7 @@ pub(super) fn tournament_dialog(
             ui.checkbox(&mut f.private, t!("tour.private_by_code"));
             ui.separator();
             ui.horizontal(|ui| {
-                let create = ui.button(t!("ui.create"));
+                let create = ui.add_enabled(openings.is_ok(), egui::Button::new(t!("ui.create")));
                 probe::mark("tour-create", create.rect);
                 if create.clicked() {
                     out.push(Command::Tournament(TournamentAsk::Create));
@@ -194,6 +233,23 @@ pub(super) fn tournament_dialog(
             });
         });
     out
+}
+
+/// The openings box of a Gomoku round robin: each opening is played
+/// twice by every pairing, once with each colour, as the Gomocup plays
+/// them. They replace Swap2.
+fn openings_field(ui: &mut Ui, f: &mut TournamentForm, opening: Opening) {
+    let label = ui.label(t!("tour.openings"));
+    ui.add(
+        egui::TextEdit::multiline(&mut f.openings)
+            .desired_rows(2)
+            .hint_text("h8 i9 j10")
+            .id_salt("tour-openings"),
+    )
+    .labelled_by(label.id);
+    if opening != Opening::None && !f.openings.trim().is_empty() {
+        ui.colored_label(super::labels::WARN, t!("tour.openings_replace_swap2"));
+    }
 }
 
 /// The format and its rounds, passes or minutes.
@@ -237,4 +293,33 @@ pub(super) fn now_ms() -> i64 {
         .duration_since(web_time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tabula_shared::gomoku::GomokuConfig;
+
+    #[test]
+    fn openings_read_one_a_line_and_name_the_line_that_does_not() {
+        let game = GameOptions::Gomoku(GomokuConfig::default());
+        let mut f = TournamentForm {
+            format: FormatChoice::RoundRobin,
+            openings: "h8 i9 j10\n\n  1. h8 2. h9 3. h10 \n".into(),
+            ..TournamentForm::default()
+        };
+        let openings = f.openings(&game).unwrap();
+        assert_eq!(openings.len(), 2);
+        assert_eq!(
+            openings[0],
+            vec![Point::new(7, 7), Point::new(8, 8), Point::new(9, 9)]
+        );
+        assert_eq!(f.spec(game.clone()).openings, openings);
+        f.openings.push_str("h8 z99\n");
+        let error = f.openings(&game).unwrap_err();
+        assert!(error.contains("line 4"), "{error}");
+        // Not a round robin: no openings.
+        f.format = FormatChoice::Swiss;
+        assert_eq!(f.openings(&game), Ok(Vec::new()));
+    }
 }

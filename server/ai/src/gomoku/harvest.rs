@@ -21,7 +21,6 @@ use super::pos::{Pos, color_of};
 use super::search::{Searcher, Settings};
 use super::shortest_vcf;
 use super::study::five_points;
-use super::tactics::near_points;
 
 /// Fewest attacking fours (before the winning one) a puzzle asks for:
 /// one four and a five is no puzzle.
@@ -127,6 +126,29 @@ pub fn vcf_puzzle(
         solution,
         fours,
     })
+}
+
+/// The empty points within two of a stone: the first fours a uniqueness
+/// check tries (and the replies the tactics suites try).
+pub fn near_points(board: &Board) -> Vec<Point> {
+    let n = board.size();
+    let mut out = Vec::new();
+    for y in 0..n {
+        for x in 0..n {
+            let p = Point::new(x, y);
+            if !board.is_empty_at(p) {
+                continue;
+            }
+            let near = board.stones().any(|(q, _)| {
+                i32::from(q.x).abs_diff(i32::from(x)) <= 2
+                    && i32::from(q.y).abs_diff(i32::from(y)) <= 2
+            });
+            if near {
+                out.push(p);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -63,26 +63,7 @@ pub fn threat_win(board: &Board, attacker: Stone, rule: Rule, nodes: u64) -> boo
 }
 
 /// The empty points within two of a stone: the replies a check tries.
-pub fn near_points(board: &Board) -> Vec<Point> {
-    let n = board.size();
-    let mut out = Vec::new();
-    for y in 0..n {
-        for x in 0..n {
-            let p = Point::new(x, y);
-            if !board.is_empty_at(p) {
-                continue;
-            }
-            let near = board.stones().any(|(q, _)| {
-                i32::from(q.x).abs_diff(i32::from(x)) <= 2
-                    && i32::from(q.y).abs_diff(i32::from(y)) <= 2
-            });
-            if near {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
+pub use super::harvest::near_points;
 
 /// Is `mv` a solution of `t` (see the module docs)?
 pub fn solves(t: &Tactic, mv: Point, rule: Rule) -> bool {
