@@ -3,7 +3,8 @@
 //! Swiss event and adds AI levels, two players join it from its page, the
 //! host starts it, the players are taken to their games, the host watches
 //! one, and everyone's page shows the same standings once a game ends; the
-//! finished game opens in the replay viewer from the page.
+//! finished game opens in the replay viewer from the page. A Gomoku round
+//! robin takes its openings from the dialog, a bad line named.
 
 mod common;
 
@@ -193,4 +194,32 @@ fn click_watch_of(h: &mut Harness<'_, TabulaApp>, label: &str) {
         .center();
     common::press_release(h, watch);
     h.step();
+}
+
+#[test]
+fn a_gomoku_round_robin_takes_its_openings_from_the_dialog() {
+    let server = start_server();
+    let mut ada = app(&server, "Ada");
+    connect(&mut ada);
+    register(&mut ada, "correct horse battery");
+    click_label(&mut ada, "Tournaments");
+    click_label(&mut ada, "New tournament…");
+    type_into(&mut ada, "Name", "Opening night");
+    click_label(&mut ada, "Round robin");
+    let openings = "Openings, one move list a line (each played with both colours):";
+    type_into(&mut ada, openings, "h8 z99");
+    ada.step();
+    assert!(has_text(
+        &ada,
+        "Opening on line 1: \"z99\" is not a point on this board: cannot read \"z99\" as a point (expected e.g. \"h8\" or \"7,7\")"
+    ));
+    type_into(&mut ada, openings, "h8 i9 j10");
+    click_label(&mut ada, "Create");
+    wait_until(&mut ada, "the round robin with its opening", |a| {
+        a.tournament().is_some_and(|t| {
+            t.spec.name == "Opening night"
+                && t.spec.openings.len() == 1
+                && t.spec.openings[0].len() == 3
+        })
+    });
 }
