@@ -256,6 +256,40 @@ async fn rated_games_update_ratings_and_the_leaderboards() {
         .request(json!({"type": "get_leaderboard", "game": "backgammon"}))
         .await;
     assert_eq!(other["entries"], json!([]), "ratings are per game");
+
+    // A tournament seeds its players by their ratings in its game.
+    let created = ada
+        .request(json!({"type": "create_tournament", "spec": {
+            "name": "Seeded",
+            "format": {"kind": "swiss", "rounds": 1},
+            "game": {"game": "gomoku", "size": 15, "rule": "freestyle", "opening": "none"},
+            "time_control": {"initial_secs": 120, "increment_secs": 0},
+            "max_entrants": 8,
+            "forfeit_secs": 10
+        }}))
+        .await;
+    assert_eq!(created["type"], "tournament_created", "{created}");
+    let id = created["tournament_id"].clone();
+    for c in [&mut ada, &mut bob, &mut carl] {
+        let joined = c
+            .request(json!({"type": "join_tournament", "tournament_id": id}))
+            .await;
+        assert_eq!(joined["type"], "ok", "{joined}");
+    }
+    let view = ada
+        .request(json!({"type": "watch_tournament", "tournament_id": id}))
+        .await;
+    let entrants = view["tournament"]["entrants"].as_array().expect("entrants");
+    let seed = |name: &str| {
+        entrants
+            .iter()
+            .find(|e| e["player"]["name"] == name)
+            .map(|e| e["rating"].clone())
+            .unwrap_or_else(|| panic!("{name} entered: {view}"))
+    };
+    assert_eq!(seed("Ada"), ratings[0]["after"], "{view}");
+    assert_eq!(seed("Bob"), ratings[1]["after"], "{view}");
+    assert_eq!(seed("Carl"), 1500, "a guest with no rated game: {view}");
     server.stop().await;
 }
 

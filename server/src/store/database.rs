@@ -56,6 +56,10 @@ pub(super) trait Database: Send + Sync {
     /// The dice of every finished Backgammon game, and `player_id`'s own.
     fn dice_stats(&self, player_id: String) -> Answer<'_, DiceStatsReport>;
 
+    /// `player_id`'s rating in `kind` (the bots' pool for a bot), when it
+    /// has played a rated game.
+    fn rating(&self, player_id: String, kind: GameKind, bot: bool) -> Answer<'_, Option<f64>>;
+
     /// The top 50 of a game's leaderboard.
     fn leaderboard(
         &self,

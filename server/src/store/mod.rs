@@ -309,6 +309,17 @@ impl Store {
         self.db.dice_stats(player_id).await
     }
 
+    /// `player_id`'s rating in `kind` (the bots' pool for a bot), when it
+    /// has played a rated game.
+    pub async fn rating(
+        &self,
+        player_id: String,
+        kind: GameKind,
+        bot: bool,
+    ) -> Result<Option<f64>, StoreError> {
+        self.db.rating(player_id, kind, bot).await
+    }
+
     /// The top 50 of a game's leaderboard.
     pub async fn leaderboard(
         &self,

@@ -224,6 +224,15 @@ async fn a_rated_game_moves_both_ratings_and_the_leaderboards() {
                 .unwrap()
                 .is_empty()
         );
+        // One player's rating, per game and pool.
+        let ada = store.rating("p-1".into(), GameKind::Gomoku, false).await;
+        assert_eq!(
+            ada.unwrap().map(|r| r.round() as i32),
+            Some(second[0].after)
+        );
+        for (kind, bot) in [(GameKind::Backgammon, false), (GameKind::Gomoku, true)] {
+            assert_eq!(store.rating("p-1".into(), kind, bot).await.unwrap(), None);
+        }
         // Stored games whose JSON is not a game are skipped, not fatal.
         let (total, page) = store.list_games("p-1".into(), 0, 10).await.unwrap();
         assert_eq!((total, page.len()), (2, 0));

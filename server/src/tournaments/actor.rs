@@ -23,8 +23,7 @@ use crate::room;
 use crate::tournament_desk::{TournamentCommand, TournamentLink};
 use crate::wall_clock::now_ms;
 
-/// The rating a player enters with (their seed): players' ratings are not
-/// looked up yet.
+/// The seed of a player with no rated game in the event's game yet.
 const PLAYER_RATING: i32 = 1500;
 
 struct Actor {
@@ -168,7 +167,8 @@ impl Actor {
                     ai: None,
                     bot: identity.bot,
                 };
-                self.t.enter(player, PLAYER_RATING)?;
+                let rating = self.seed_rating(&identity.id, identity.bot).await;
+                self.t.enter(player, rating)?;
                 self.commit(before).await?;
                 Ok(None)
             }
@@ -269,6 +269,26 @@ impl Actor {
             },
             rating,
         ))
+    }
+
+    /// A player's seed: their rating in the event's game (the bots' pool
+    /// for a bot), [`PLAYER_RATING`] for one who has played no rated game
+    /// (or when the store cannot say).
+    async fn seed_rating(&self, player_id: &str, bot: bool) -> i32 {
+        let kind = self.t.spec.game.kind();
+        match self
+            .shared
+            .store
+            .rating(player_id.to_string(), kind, bot)
+            .await
+        {
+            Ok(Some(r)) => r.round() as i32,
+            Ok(None) => PLAYER_RATING,
+            Err(e) => {
+                tracing::warn!(error = %e, "a rating for a tournament seed could not be read");
+                PLAYER_RATING
+            }
+        }
     }
 
     /// One of the host's engines as an entrant. An engine has no published

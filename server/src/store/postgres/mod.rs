@@ -214,6 +214,10 @@ impl Database for Postgres {
         Box::pin(Postgres::dice_stats(self, player_id))
     }
 
+    fn rating(&self, player_id: String, kind: GameKind, bot: bool) -> Answer<'_, Option<f64>> {
+        Box::pin(Postgres::rating(self, player_id, kind, bot))
+    }
+
     fn leaderboard(
         &self,
         kind: GameKind,

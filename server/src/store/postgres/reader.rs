@@ -198,6 +198,26 @@ impl Postgres {
         .await
     }
 
+    /// `player_id`'s rating in `kind`'s pool (the bots' for a bot).
+    pub(in crate::store) async fn rating(
+        &self,
+        player_id: String,
+        kind: GameKind,
+        bot: bool,
+    ) -> Result<Option<f64>, StoreError> {
+        self.read(|c| async move {
+            let pool = rating_pool(kind_name(kind), bot);
+            let row = c
+                .query_opt(
+                    "SELECT rating FROM ratings WHERE player_id = $1 AND kind = $2",
+                    &[&player_id, &pool],
+                )
+                .await?;
+            Ok(row.map(|r| r.get(0)))
+        })
+        .await
+    }
+
     /// The top 50 of a game's leaderboard.
     pub(in crate::store) async fn leaderboard(
         &self,

@@ -224,6 +224,10 @@ impl Database for Sqlite {
         Box::pin(Sqlite::dice_stats(self, player_id))
     }
 
+    fn rating(&self, player_id: String, kind: GameKind, bot: bool) -> Answer<'_, Option<f64>> {
+        Box::pin(Sqlite::rating(self, player_id, kind, bot))
+    }
+
     fn leaderboard(
         &self,
         kind: GameKind,

@@ -169,6 +169,22 @@ impl Sqlite {
         .await
     }
 
+    /// `player_id`'s rating in `kind`'s pool (the bots' for a bot).
+    pub(in crate::store) async fn rating(
+        &self,
+        player_id: String,
+        kind: GameKind,
+        bot: bool,
+    ) -> Result<Option<f64>, StoreError> {
+        self.read(move |conn| {
+            let pool = rating_pool(kind_name(kind), bot);
+            conn.prepare_cached("SELECT rating FROM ratings WHERE player_id = ?1 AND kind = ?2")?
+                .query_row(params![player_id, pool], |r| r.get(0))
+                .optional()
+        })
+        .await
+    }
+
     /// The top 50 of a game's leaderboard.
     pub(in crate::store) async fn leaderboard(
         &self,
