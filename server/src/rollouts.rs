@@ -102,13 +102,18 @@ impl Rollouts {
                 return refuse(ServerMessage::error(ErrorCode::BadPosition, e.to_string()));
             }
         };
-        let seed: u64 = rand::RngExt::random(&mut rand::rng());
-        let Some(rollout) = tabula_ai::backgammon::rollout::Rollout::new(&m, seed) else {
+        use tabula_shared::backgammon::GamePhase;
+        if !matches!(
+            m.phase(),
+            GamePhase::Moving { .. }
+                | GamePhase::AwaitingRoll { .. }
+                | GamePhase::CubeOffered { .. }
+        ) {
             return refuse(ServerMessage::error(
                 ErrorCode::BadPosition,
                 "nobody is to decide in this position: set the dice, or a side to roll",
             ));
-        };
+        }
         let (number, stop) = {
             let mut inner = self.lock();
             let mine = inner.running.remove(&player_id);
@@ -129,8 +134,7 @@ impl Rollouts {
         };
         let this = self.clone();
         tokio::spawn(async move {
-            this.run(rollout, position, trials, &stop, &tx, request_id)
-                .await;
+            this.run(m, position, trials, &stop, &tx, request_id).await;
             let mut inner = this.lock();
             if inner
                 .running
@@ -156,13 +160,32 @@ impl Rollouts {
     /// Plays the trials chunk by chunk on idle cores, reporting as it goes.
     async fn run(
         &self,
-        mut rollout: tabula_ai::backgammon::rollout::Rollout,
+        m: tabula_shared::backgammon::BgMatch,
         position: StudyPosition,
         trials: u32,
         stop: &AtomicBool,
         tx: &Outlet,
         request_id: Option<u64>,
     ) {
+        // The candidates (a 1-ply look at the plays) on an idle core too.
+        let seed: u64 = rand::RngExt::random(&mut rand::rng());
+        let core = self.thinking.step(Work::Analysis).await;
+        let made = tokio::task::spawn_blocking(move || {
+            tabula_ai::backgammon::rollout::Rollout::new(&m, seed)
+        })
+        .await;
+        drop(core);
+        let Ok(Some(mut rollout)) = made else {
+            send(
+                tx,
+                request_id,
+                ServerMessage::error(
+                    ErrorCode::Internal,
+                    "the Backgammon Expert is not available",
+                ),
+            );
+            return;
+        };
         let mut last_report = Instant::now();
         let report =
             |rollout: &tabula_ai::backgammon::rollout::Rollout, state| ServerMessage::Rollout {
