@@ -2,7 +2,7 @@
 //! GNU Backgammon rolls out (cubeless, truncated where the bear-off
 //! database knows the race).
 //!
-//! - **Candidates.** With a roll to play, the best [`SHOWN`] plays at 1-ply
+//! - **Candidates.** With a roll to play, the best [`SHOWN`](super::study::SHOWN) plays at 1-ply
 //!   (the board's depth-1 list), each rolled out from the position after
 //!   it with the other side to roll; before the roll, the position itself,
 //!   and the cube decision worked out from its rolled-out chances.
@@ -27,9 +27,9 @@ use tabula_shared::backgammon::{BgMatch, Dice, GamePhase, Play, Position, Side};
 use tabula_shared::protocol::{BgRollout, BgRolloutLine, RolloutState};
 
 use super::bearoff::{self, BearoffDb};
-use super::expert::{self, Expert};
+use super::expert::Expert;
 use super::nn::{self, Probs};
-use super::study::{SHOWN, chances, cube_line, cubeful_after_play};
+use super::study::{chances, cube_line, cubeful_after_play, ranked_plays};
 use crate::rng::{Rng, mix_seed};
 
 /// Rolls stratified over the trials (the first two).
@@ -237,25 +237,15 @@ fn before_roll(m: &BgMatch, side: Side) -> Start {
     }
 }
 
-/// The plays of `dice` worth rolling out: the best [`SHOWN`] at 1-ply.
+/// The plays of `dice` worth rolling out: the board's depth-1 list.
 fn candidates(m: &BgMatch, judge: &Expert, side: Side, dice: Dice) -> Vec<(Play, Position)> {
     let plays = m
         .position_for(side)
         .legal_plays_with(dice, m.config().doubles_twice);
-    let mut valued: Vec<(f32, usize)> = plays
-        .iter()
-        .enumerate()
-        .map(|(i, (_, after))| (nn::equity(&judge.value_after(after)), i))
-        .collect();
-    valued.sort_by(|a, b| b.0.total_cmp(&a.0));
-    valued.truncate(expert::ONE_PLY_CANDIDATES);
-    let mut buf = Vec::with_capacity(64);
-    for (e, i) in &mut valued {
-        *e = nn::equity(&judge.value_after_1ply(&plays[*i].1, &mut buf));
-    }
-    valued.sort_by(|a, b| b.0.total_cmp(&a.0));
-    valued.truncate(SHOWN);
-    valued.into_iter().map(|(_, i)| plays[i].clone()).collect()
+    ranked_plays(m, judge, side, dice, 1)
+        .into_iter()
+        .filter_map(|line| plays.iter().find(|(p, _)| *p == line.play).cloned())
+        .collect()
 }
 
 /// The 36 rolls (as `6 × (a − 1) + (b − 1)`) in a shuffled order.
@@ -336,6 +326,7 @@ fn play_out(
 
 #[cfg(test)]
 mod tests {
+    use super::super::study::SHOWN;
     use super::*;
     use tabula_shared::study::BgSetup;
 

@@ -89,7 +89,13 @@ pub fn study(m: &BgMatch, depth: u8) -> Option<BgStudyAnswer> {
 }
 
 /// The plays of `dice` for `side`, valued at `depth`, best first.
-fn ranked_plays(m: &BgMatch, judge: &Expert, side: Side, dice: Dice, depth: u8) -> Vec<BgPlayLine> {
+pub(crate) fn ranked_plays(
+    m: &BgMatch,
+    judge: &Expert,
+    side: Side,
+    dice: Dice,
+    depth: u8,
+) -> Vec<BgPlayLine> {
     let pos = m.position_for(side);
     let plays = pos.legal_plays_with(dice, m.config().doubles_twice);
     let mut valued: Vec<(usize, Probs)> = plays
