@@ -94,6 +94,9 @@ pub struct Config {
     pub analysis_gomoku_nodes: u64,
     /// Hints one player may ask for in a minute.
     pub hints_per_minute: u32,
+    /// Whether the built-in puzzle set is added to the store at start,
+    /// beside the puzzles found in this server's own games.
+    pub built_in_puzzles: bool,
 }
 
 /// One fewer than the machine's cores (at least one): analyses leave a core
@@ -139,6 +142,7 @@ impl Default for Config {
             analysis_queue: 8,
             analysis_gomoku_nodes: tabula_ai::analysis::GOMOKU_NODES,
             hints_per_minute: 20,
+            built_in_puzzles: true,
         }
     }
 }

@@ -506,6 +506,18 @@ impl Handler {
                     );
                 }
             }
+            ClientMessage::Puzzle { theme, daily } => {
+                let puzzles = self.shared.puzzles.clone();
+                let player = identity.id.clone();
+                self.answer_later(rid, async move { puzzles.next(player, theme, daily).await });
+            }
+            ClientMessage::SolvePuzzle { puzzle_id, answer } => {
+                let puzzles = self.shared.puzzles.clone();
+                let player = identity.id.clone();
+                self.answer_later(rid, async move {
+                    puzzles.solve(player, puzzle_id, answer).await
+                });
+            }
             ClientMessage::DiceStats => {
                 let store = self.shared.store.clone();
                 self.answer_later(rid, async move {

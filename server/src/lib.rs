@@ -30,6 +30,7 @@ mod log_filter;
 mod nodes;
 mod outlet;
 mod registry;
+mod puzzles;
 mod rollouts;
 mod room;
 mod store;
@@ -123,6 +124,15 @@ impl Server {
             loaded.accounts,
             loaded.api_tokens,
         ));
+        // The built-in puzzles, queued before any player's first write.
+        if shared.config.built_in_puzzles {
+            let seeded = shared.puzzles.seed();
+            tokio::spawn(async move {
+                if let Err(e) = seeded.await {
+                    tracing::warn!(error = %e, "the built-in puzzles were not kept");
+                }
+            });
+        }
         // Before the rooms: a room that ended just before the restart
         // reports to its tournament as it comes back.
         let tournaments = tournaments::restore(&shared, &loaded.tournaments);

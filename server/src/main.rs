@@ -114,6 +114,11 @@ struct Args {
     /// Hints one player may ask for in a minute.
     #[arg(long, default_value_t = 20)]
     hints_per_minute: u32,
+    /// Do not add the built-in puzzle set to the store at start: serve the
+    /// puzzles found in this server's own games (a store that holds the
+    /// set already keeps it).
+    #[arg(long)]
+    no_built_in_puzzles: bool,
 }
 
 #[tokio::main]
@@ -170,6 +175,7 @@ async fn serve() -> Result<(), Box<dyn std::error::Error>> {
         analysis_queue: args.analysis_queue,
         analysis_gomoku_nodes: args.analysis_nodes,
         hints_per_minute: args.hints_per_minute,
+        built_in_puzzles: !args.no_built_in_puzzles,
         ..Config::default()
     };
     let listener = TcpListener::bind(&args.bind)

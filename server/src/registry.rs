@@ -22,6 +22,7 @@ use crate::config::Config;
 use crate::identity::Identity;
 use crate::lobby::Lobby;
 use crate::nodes::{Nodes, PlayerNews};
+use crate::puzzles::Puzzles;
 use crate::rollouts::Rollouts;
 use crate::store::{AccountRow, ApiTokenRow, PlayerRow, Store, look_key, name_key};
 use crate::studies::Studies;
@@ -132,6 +133,8 @@ pub struct Shared {
     pub studies: Arc<Studies>,
     /// The analysis board's rollouts.
     pub rollouts: Arc<Rollouts>,
+    /// Rated puzzles, and their harvest from finished games.
+    pub puzzles: Arc<Puzzles>,
     /// The cores the AI seats, hints and analyses share.
     pub thinking: Arc<Thinking>,
     /// The other nodes of a cluster (`--redis`); `None` on a server alone.
@@ -193,7 +196,9 @@ impl Shared {
         let analyses = Arc::new(Analyses::new(&config, thinking.clone()));
         let studies = Arc::new(Studies::new(&config, thinking.clone()));
         let rollouts = Rollouts::new(&config, thinking.clone());
+        let puzzles = Arc::new(Puzzles::new(store.clone(), thinking.clone()));
         Shared {
+            puzzles,
             analyses,
             studies,
             rollouts,

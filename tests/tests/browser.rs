@@ -673,3 +673,39 @@ async fn a_board_link_opens_the_position_with_the_engines_answer() {
     page.close().await;
     server.stop().await;
 }
+
+/// A puzzle solved in the browser: the Puzzles tab, the "win by fours"
+/// theme, the first four clicked on the board, the server's "Right!", at
+/// each size.
+#[tokio::test]
+async fn a_puzzle_is_solved_by_a_click_on_the_board() {
+    let server = TestServer::start().await;
+    // A new player's first puzzle of a theme: every puzzle is rated alike
+    // on a fresh server, so the first by id.
+    let built_in: Vec<tabula_shared::protocol::SolvedPuzzle> =
+        serde_json::from_str(include_str!("../../server/src/puzzles/seed.json")).expect("reads");
+    let first = built_in
+        .iter()
+        .filter(|p| p.theme == tabula_shared::protocol::PuzzleTheme::WinByFours)
+        .min_by_key(|p| p.id())
+        .expect("a win by fours");
+    let tabula_shared::protocol::PuzzleAnswer::Point { point } = first.solution.answer else {
+        panic!("a point")
+    };
+    let mut page = Browser::launch(1280, 800).await;
+    page.open(&format!("http://{}/", server.addr)).await;
+    page.connect_as("Ann").await;
+    page.click_mark("tab-puzzles").await;
+    page.centre_of("puzzle-question").await;
+    page.click_mark("puzzle-theme-win_by_fours").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    page.click_mark("puzzle-next").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    page.centre_of("puzzle-question").await;
+    let (x, y) = intersection(&mut page, point).await;
+    page.click(x, y).await;
+    page.centre_of("puzzle-right").await;
+    at_each_size(&mut page, "puzzle").await;
+    page.close().await;
+    server.stop().await;
+}

@@ -68,7 +68,8 @@ impl TabulaApp {
             | Command::ReplayGo(_)
             | Command::ReplayFlip
             | Command::CloseReplay
-            | Command::OpenOnBoard => self.apply_navigation(command),
+            | Command::OpenOnBoard
+            | Command::StudyPosition(_) => self.apply_navigation(command),
             Command::Tournament(ask) => {
                 let game = self.settings.create.options().game;
                 self.tournaments.apply(ask, game, &mut self.requests);
@@ -189,6 +190,7 @@ impl TabulaApp {
         self.history.offset = 0;
         self.leaderboard.board = None;
         self.dice.report = None;
+        self.puzzles = Default::default();
         self.replay.replay = None;
         self.export = None;
         self.account.reset();
@@ -285,6 +287,7 @@ impl TabulaApp {
                     Screen::Tournaments => {
                         self.requests.send(ClientMessage::ListTournaments);
                     }
+                    Screen::Puzzles => self.puzzles.want_one(),
                     Screen::Replay | Screen::Study => {}
                 }
                 if screen != Screen::Replay || self.replay.replay.is_some() {
@@ -315,6 +318,11 @@ impl TabulaApp {
                 self.game_request = Some((id, GameIntent::Analyse));
             }
             Command::Analyse => self.analyse(),
+            Command::StudyPosition(position) => {
+                self.study.open_line(vec![position]);
+                self.study.return_to = Some(self.screen);
+                self.screen = Screen::Study;
+            }
             Command::OpenOnBoard => {
                 if let Some(replay) = &self.replay.replay {
                     let (line, at) = replay.study_line();

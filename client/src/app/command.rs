@@ -125,6 +125,8 @@ pub enum Command {
     CloseReplay,
     /// Open the replayed game on the analysis board, at the position shown.
     OpenOnBoard,
+    /// Open a position on the analysis board (a puzzle's, once answered).
+    StudyPosition(tabula_shared::study::StudyPosition),
     /// Open or close the keyboard help window.
     ShowHelp(bool),
     /// Open or close the Settings window.

@@ -57,6 +57,7 @@ mod settings_window;
 mod shortcuts;
 mod sound_cues;
 mod status;
+mod puzzle_screen;
 mod study_screen;
 mod toasts;
 mod tournament_dialog;
@@ -84,6 +85,7 @@ use replay_screen::ReplayScreen;
 use requests::Requests;
 use room_screen::RoomScreen;
 use session::Session;
+use puzzle_screen::PuzzleScreen;
 use study_screen::StudyScreen;
 use toasts::Toasts;
 use tournament_screen::TournamentScreen;
@@ -105,6 +107,8 @@ pub enum Screen {
     Tournaments,
     /// The analysis board.
     Study,
+    /// Rated puzzles.
+    Puzzles,
 }
 
 impl Screen {
@@ -118,6 +122,7 @@ impl Screen {
             Screen::Dice => "dice",
             Screen::Tournaments => "tournaments",
             Screen::Study => "study",
+            Screen::Puzzles => "puzzles",
         }
     }
 }
@@ -163,6 +168,7 @@ pub struct TabulaApp {
     tournaments: TournamentScreen,
     /// The analysis board.
     study: StudyScreen,
+    puzzles: PuzzleScreen,
     /// The pending `get_game` and what to do with the answer.
     game_request: Option<(u64, GameIntent)>,
     /// The room's rejoin after the last `welcome`, while it may be refused
@@ -227,6 +233,7 @@ impl TabulaApp {
             dice: DicePanel::default(),
             tournaments: TournamentScreen::default(),
             study: StudyScreen::default(),
+            puzzles: PuzzleScreen::default(),
             game_request: None,
             resume: None,
             export: None,
@@ -381,6 +388,19 @@ impl TabulaApp {
         self.room.current_hints()
     }
 
+    /// The puzzle shown on the puzzle screen, if any (for tests and tools).
+    pub fn puzzle(&self) -> Option<&tabula_shared::protocol::Puzzle> {
+        self.puzzles.puzzle.as_ref()
+    }
+
+    /// Whether the puzzle shown was answered right, and how the puzzle
+    /// rating moved, once the server has said (for tests and tools).
+    pub fn puzzle_outcome(
+        &self,
+    ) -> Option<(bool, Option<tabula_shared::protocol::PuzzleRatingChange>)> {
+        self.puzzles.outcome.as_ref().map(|o| (o.correct, o.rating))
+    }
+
     /// The analysis board's position shown.
     pub fn study_position(&self) -> &tabula_shared::study::StudyPosition {
         self.study.current()
@@ -490,6 +510,9 @@ impl TabulaApp {
             self.draw_replay(ui, &mut commands);
         } else if self.screen == Screen::Study && self.session.welcomed {
             self.draw_study(ui, &mut commands);
+        } else if self.screen == Screen::Puzzles && self.session.welcomed && self.room.room.is_none()
+        {
+            self.draw_puzzles(ui, &mut commands);
         } else if self.room.room.is_some() {
             self.draw_room(ui, &mut commands);
         } else if self.session.welcomed {
@@ -607,6 +630,12 @@ impl TabulaApp {
                 &mut self.bg_geometry,
             ));
         });
+        self.mark_geometry();
+        commands.extend(self.room.result_dialog(ui.ctx()));
+    }
+
+    /// The boards' geometry in the page's marks, for the browser tests.
+    fn mark_geometry(&self) {
         if let Some(g) = &self.gomoku_geometry {
             crate::probe::mark("gomoku-a1", egui::Rect::from_min_max(g.origin, g.origin));
             crate::probe::note("gomoku-cell", g.cell);
@@ -619,7 +648,6 @@ impl TabulaApp {
                 crate::probe::mark(&format!("bg-point-{n}"), egui::Rect::from_min_max(at, at));
             }
         }
-        commands.extend(self.room.result_dialog(ui.ctx()));
     }
 
     /// The analysis board: its panel beside (or below) the board, and the
@@ -639,6 +667,24 @@ impl TabulaApp {
         self.study.ask_if_needed(&mut self.requests);
     }
 
+    /// The puzzle screen: its panel beside (or below) the board, and the
+    /// requests it wants sent.
+    fn draw_puzzles(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
+        self.puzzles.gomoku_style = self.settings.gomoku_style;
+        self.puzzles.bg_style = self.settings.bg_style;
+        layout::side_panel(ui, "puzzles", 340.0, |ui| {
+            egui::ScrollArea::vertical()
+                .auto_shrink([false, false])
+                .show(ui, |ui| commands.extend(self.puzzles.panel(ui)));
+        });
+        egui::CentralPanel::default().show(ui, |ui| {
+            self.puzzles
+                .board(ui, &mut self.gomoku_geometry, &mut self.bg_geometry)
+        });
+        self.mark_geometry();
+        self.puzzles.send_wanted(&mut self.requests);
+    }
+
     /// The lobby, history or leaderboard, and the create dialog.
     fn draw_lobby(&mut self, ui: &mut Ui, commands: &mut Vec<Command>) {
         egui::CentralPanel::default().show(ui, |ui| match self.screen {
@@ -650,7 +696,7 @@ impl TabulaApp {
                 &self.session.my_id,
                 self.session.registered,
             )),
-            Screen::Lobby | Screen::Replay | Screen::Study => {
+            Screen::Lobby | Screen::Replay | Screen::Study | Screen::Puzzles => {
                 commands.extend(self.lobby.ui(ui, &mut self.settings, &self.session.my_id));
             }
         });

@@ -198,6 +198,20 @@ impl TabulaApp {
             }
             ServerMessage::Hints { room_id, hints } => self.room.hints_received(&room_id, hints),
             ServerMessage::StudyAnswer { ids, answer, .. } => self.study.answered(ids, *answer),
+            ServerMessage::Puzzle {
+                puzzle,
+                daily,
+                rating,
+                provisional,
+            } => self
+                .puzzles
+                .received(request_id, *puzzle, daily, rating, provisional),
+            ServerMessage::PuzzleSolved {
+                correct,
+                solution,
+                rating,
+                ..
+            } => self.puzzles.solved(request_id, correct, *solution, rating),
             ServerMessage::Rollout { position, rollout } => {
                 self.study.rollout.reported(request_id, position, *rollout);
             }
@@ -328,8 +342,11 @@ impl TabulaApp {
             return;
         }
         if self
-            .study
+            .puzzles
             .refused(request_id, crate::error_text::error_text(code, &message))
+            || self
+                .study
+                .refused(request_id, crate::error_text::error_text(code, &message))
             || self
                 .study
                 .rollout

@@ -162,6 +162,7 @@ impl TabulaApp {
             (Screen::Leaderboard, t!("status.leaderboard")),
             (Screen::Dice, t!("status.dice")),
             (Screen::Study, t!("status.study")),
+            (Screen::Puzzles, t!("status.puzzles")),
         ];
         if reversed {
             tabs.reverse();

@@ -458,7 +458,7 @@ impl StudyScreen {
 }
 
 /// The dice on the board: the roll to play, or none.
-fn bg_dice(m: &BgMatch) -> Option<(Side, [u8; 2])> {
+pub(super) fn bg_dice(m: &BgMatch) -> Option<(Side, [u8; 2])> {
     match *m.phase() {
         GamePhase::Moving {
             side,

@@ -23,6 +23,7 @@
 pub mod analysis;
 pub mod backgammon;
 pub mod gomoku;
+pub mod harvest;
 pub mod rng;
 pub mod study;
 

@@ -318,6 +318,9 @@ impl Room {
         };
         self.forget_ai_thought();
         self.stop_engine();
+        self.shared
+            .puzzles
+            .harvest(game_id.clone(), self.game.record().clone());
         self.report_to_tournament(&result, Some(game_id.clone()));
         self.emit(RoomEvent::GameOver {
             result,

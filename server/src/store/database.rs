@@ -15,7 +15,7 @@ use tabula_shared::protocol::{
 };
 
 use super::error::StoreError;
-use super::rows::{AppendedAction, PlayerRow};
+use super::rows::{AppendedAction, PlayerRow, PuzzleListing};
 use super::write::Write;
 
 /// A backend's answer, once it has one.
@@ -68,6 +68,24 @@ pub(super) trait Database: Send + Sync {
         bots: bool,
         now_ms: i64,
     ) -> Answer<'_, Vec<LeaderboardEntry>>;
+
+    /// The next puzzle for `player_id`: one they have not tried, of
+    /// `theme` when named, rated nearest their puzzle rating.
+    fn next_puzzle(
+        &self,
+        player_id: String,
+        theme: Option<String>,
+    ) -> Answer<'_, Option<PuzzleListing>>;
+
+    /// The day's puzzle: of the puzzles kept before `day_start_ms`, the
+    /// `day`-th (modulo their number) in the order of their ids.
+    fn daily_puzzle(&self, day: i64, day_start_ms: i64) -> Answer<'_, Option<PuzzleListing>>;
+
+    /// One puzzle by id.
+    fn puzzle(&self, id: String) -> Answer<'_, Option<PuzzleListing>>;
+
+    /// `player_id`'s puzzle rating and deviation, once they have answered one.
+    fn puzzle_rating(&self, player_id: String) -> Answer<'_, Option<(f64, f64)>>;
 
     /// Renews this node's leases on `rooms` (a cluster's shared database
     /// only); the rooms it still holds.

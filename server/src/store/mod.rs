@@ -46,8 +46,11 @@ use tabula_shared::protocol::{
 use self::database::Database;
 pub use self::error::StoreError;
 pub use self::keys::{look_key, name_key};
+pub use self::ratings::PROVISIONAL_DEVIATION;
 use self::postgres::Postgres;
-pub use self::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow};
+pub use self::rows::{
+    AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow, PuzzleListing, PuzzleRow,
+};
 use self::sqlite::Sqlite;
 pub use self::sqlite::{read_finished_games, read_saved_room};
 use self::write::Write;
@@ -318,6 +321,62 @@ impl Store {
         bot: bool,
     ) -> Result<Option<f64>, StoreError> {
         self.db.rating(player_id, kind, bot).await
+    }
+
+    /// Keeps puzzles found (one already kept stays as it is).
+    pub fn save_puzzles(
+        &self,
+        puzzles: Vec<PuzzleRow>,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send + 'static {
+        self.write(Write::Puzzles(puzzles))
+    }
+
+    /// Records `player_id`'s answer to a puzzle and, for their first answer
+    /// to it, moves their puzzle rating and the puzzle's; returns how the
+    /// player's moved (empty for a puzzle tried before).
+    pub fn answer_puzzle(
+        &self,
+        player_id: String,
+        puzzle_id: String,
+        correct: bool,
+        at: i64,
+    ) -> impl Future<Output = Result<Vec<RatingChange>, StoreError>> + Send + 'static {
+        self.queue(
+            Write::PuzzleAnswer {
+                player_id,
+                puzzle_id,
+                correct,
+                at,
+            },
+            true,
+        )
+    }
+
+    /// The next puzzle for `player_id` (see [`Database::next_puzzle`]).
+    pub async fn next_puzzle(
+        &self,
+        player_id: String,
+        theme: Option<String>,
+    ) -> Result<Option<PuzzleListing>, StoreError> {
+        self.db.next_puzzle(player_id, theme).await
+    }
+
+    /// The puzzle of the day `now_ms` falls in (UTC): the same for everyone
+    /// all day, whatever is found meanwhile.
+    pub async fn daily_puzzle(&self, now_ms: i64) -> Result<Option<PuzzleListing>, StoreError> {
+        const DAY_MS: i64 = 86_400_000;
+        let day = now_ms.div_euclid(DAY_MS);
+        self.db.daily_puzzle(day, day * DAY_MS).await
+    }
+
+    /// One puzzle by id.
+    pub async fn puzzle(&self, id: String) -> Result<Option<PuzzleListing>, StoreError> {
+        self.db.puzzle(id).await
+    }
+
+    /// `player_id`'s puzzle rating and deviation, once they have answered one.
+    pub async fn puzzle_rating(&self, player_id: String) -> Result<Option<(f64, f64)>, StoreError> {
+        self.db.puzzle_rating(player_id).await
     }
 
     /// The top 50 of a game's leaderboard.

@@ -50,3 +50,20 @@ pub(super) fn change(
         provisional: new.deviation > PROVISIONAL_DEVIATION,
     }
 }
+
+/// The rating pool a player's puzzle rating is kept in (one for both
+/// games, as on lichess).
+pub(super) const PUZZLE_POOL: &str = "puzzles";
+
+/// A player's and a puzzle's ratings after one first answer: a right
+/// answer is a win against the puzzle, a wrong one a loss.
+pub(super) fn rate_puzzle(
+    player: Glicko2Rating,
+    puzzle: Glicko2Rating,
+    correct: bool,
+) -> [Glicko2Rating; 2] {
+    rate(
+        [player, puzzle],
+        Some(if correct { Seat::First } else { Seat::Second }),
+    )
+}

@@ -111,3 +111,28 @@ pub struct Loaded {
     /// Every tournament: (id, state JSON).
     pub tournaments: Vec<(String, String)>,
 }
+
+/// A puzzle as kept: its id, what it asks (the theme's wire name), where it
+/// came from and the whole puzzle with its solution (JSON).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleRow {
+    /// Made from the position: the same position found twice is one row.
+    pub id: String,
+    /// `win_by_fours`, `best_play` or `cube_action`.
+    pub theme: String,
+    /// The puzzle and its solution (JSON).
+    pub body: String,
+    /// When it was found (Unix ms; 0 for the built-in set).
+    pub created_at: i64,
+}
+
+/// A puzzle read back: the body as saved, with its rating and tries now.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PuzzleListing {
+    /// The puzzle and its solution (JSON), as saved.
+    pub body: String,
+    /// Its Glicko-2 rating.
+    pub rating: f64,
+    /// Players who have tried it.
+    pub plays: u32,
+}

@@ -245,6 +245,97 @@ async fn a_rated_game_moves_both_ratings_and_the_leaderboards() {
 }
 
 #[tokio::test]
+async fn puzzles_are_kept_once_chosen_by_rating_and_only_a_first_answer_is_rated() {
+    on_both(|place| async move {
+        let (store, _) = place.open().await;
+        let row = |id: &str, theme: &str, at: i64| PuzzleRow {
+            id: id.into(),
+            theme: theme.into(),
+            body: format!("body-{id}"),
+            created_at: at,
+        };
+        let now = 10 * 86_400_000 + 5;
+        store
+            .save_puzzles(vec![
+                row("z-a", "win_by_fours", 0),
+                row("z-b", "best_play", 0),
+                row("z-c", "win_by_fours", now),
+            ])
+            .await
+            .unwrap();
+        // The same position again is one puzzle, as it was.
+        store
+            .save_puzzles(vec![PuzzleRow {
+                body: "other".into(),
+                ..row("z-a", "win_by_fours", 0)
+            }])
+            .await
+            .unwrap();
+        let first = store.puzzle("z-a".into()).await.unwrap().unwrap();
+        assert_eq!((first.body.as_str(), first.plays), ("body-z-a", 0));
+        assert_eq!(first.rating, 1500.0);
+        assert_eq!(store.puzzle_rating("p-1".into()).await.unwrap(), None);
+        // A right first answer lifts the player and lowers the puzzle.
+        let moved = store
+            .answer_puzzle("p-1".into(), "z-a".into(), true, now)
+            .await
+            .unwrap();
+        assert_eq!(moved.len(), 1);
+        assert_eq!(moved[0].before, 1500);
+        assert!(moved[0].after > 1500 && moved[0].provisional, "{moved:?}");
+        let after = store.puzzle("z-a".into()).await.unwrap().unwrap();
+        assert!(after.rating < 1500.0 && after.plays == 1, "{after:?}");
+        // A second answer to it counts for nothing.
+        let again = store
+            .answer_puzzle("p-1".into(), "z-a".into(), false, now)
+            .await
+            .unwrap();
+        assert!(again.is_empty());
+        let (rating, _) = store.puzzle_rating("p-1".into()).await.unwrap().unwrap();
+        assert_eq!(rating.round() as i32, moved[0].after);
+        // An unknown puzzle moves nothing.
+        let unknown = store
+            .answer_puzzle("p-1".into(), "nope".into(), true, now)
+            .await
+            .unwrap();
+        assert!(unknown.is_empty());
+        // The next one is one not tried, of the theme asked for.
+        let next = |theme: Option<&str>| {
+            let store = store.clone();
+            let theme = theme.map(str::to_string);
+            async move {
+                store
+                    .next_puzzle("p-1".into(), theme)
+                    .await
+                    .unwrap()
+                    .map(|l| l.body)
+            }
+        };
+        assert_eq!(next(Some("best_play")).await.as_deref(), Some("body-z-b"));
+        assert_eq!(
+            next(Some("win_by_fours")).await.as_deref(),
+            Some("body-z-c")
+        );
+        assert_eq!(next(Some("cube_action")).await, None);
+        // The daily puzzle is one kept before the day began, the same all
+        // day whatever is found meanwhile; the next day's is the next one.
+        let today = store.daily_puzzle(now).await.unwrap().unwrap().body;
+        assert_ne!(today, "body-z-c", "found today: not yet a daily puzzle");
+        let later = store.daily_puzzle(now + 3_600_000).await.unwrap().unwrap();
+        assert_eq!(later.body, today);
+        let tomorrow = store.daily_puzzle(now + 86_400_000).await.unwrap();
+        assert!(tomorrow.is_some());
+        assert_eq!(store.daily_puzzle(0).await.unwrap(), None);
+        store.close().await;
+        // Kept over a restart.
+        let (store, _) = place.open().await;
+        assert_eq!(store.puzzle("z-a".into()).await.unwrap().unwrap().plays, 1);
+        store.close().await;
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn a_second_server_on_the_same_store_waits_for_the_first() {
     on_both(|place| async move {
         let (first, _) = place.open().await;

@@ -2,7 +2,7 @@
 //! [`Store`](super::Store) handle builds them; the backend's writer applies
 //! them, many to a transaction, in the order they were queued.
 
-use super::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, PlayerRow};
+use super::rows::{AccountRow, ApiTokenRow, AppendedAction, FinishedGame, PlayerRow, PuzzleRow};
 
 /// One change to make durable.
 pub(super) enum Write {
@@ -51,6 +51,20 @@ pub(super) enum Write {
         id: String,
         /// Its state, JSON.
         state: String,
+    },
+    /// Puzzles found (one already kept is left as it is).
+    Puzzles(Vec<PuzzleRow>),
+    /// A player's answer to a puzzle: the first one moves the player's
+    /// puzzle rating and the puzzle's; a later one is not counted.
+    PuzzleAnswer {
+        /// The player.
+        player_id: String,
+        /// The puzzle.
+        puzzle_id: String,
+        /// Whether it was right.
+        correct: bool,
+        /// When (Unix ms).
+        at: i64,
     },
     /// Commit what was queued before, then stop the writer and release the
     /// data directory; answered once it is released.

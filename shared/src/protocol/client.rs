@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::{
-    ErrorCode, GameKind, HostAction, LeaderboardPeriod, OfferKind, PlayerAction, Role, RoomId,
+    ErrorCode, GameKind, HostAction, LeaderboardPeriod, OfferKind, PlayerAction, PuzzleAnswer,
+    PuzzleTheme, Role, RoomId,
     RoomOptions, TournamentId, TournamentSpec, default_page,
 };
 use crate::backgammon::{Play, ResignKind};
@@ -115,6 +116,28 @@ pub enum ClientMessage {
     /// Stop your rollout: its last report (`stopped`) follows. Answered
     /// `not_found` when none is in work.
     StopRollout,
+    /// A puzzle to solve: the day's (`daily`, the same for everyone
+    /// that day, UTC), or the next for you: one you have not tried, of
+    /// `theme` when named, rated nearest your puzzle rating. The reply is
+    /// `puzzle`; `not_found` when there is none left.
+    Puzzle {
+        /// Only puzzles of this theme.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        theme: Option<PuzzleTheme>,
+        /// The daily puzzle instead.
+        #[serde(default, skip_serializing_if = "super::is_false")]
+        daily: bool,
+    },
+    /// Your answer to a puzzle; the reply is `puzzle_solved`. Your first
+    /// answer to a puzzle is rated; later ones are not. An answer of the
+    /// wrong kind (a stone for a Backgammon puzzle) is refused
+    /// `bad_request` and not counted.
+    SolvePuzzle {
+        /// The puzzle.
+        puzzle_id: String,
+        /// The answer.
+        answer: PuzzleAnswer,
+    },
     /// The rating leaderboard of one game; the reply is `leaderboard`.
     GetLeaderboard {
         /// Which game's ratings.
@@ -351,6 +374,8 @@ impl ClientMessage {
         "study",
         "rollout",
         "stop_rollout",
+        "puzzle",
+        "solve_puzzle",
         "get_leaderboard",
         "list_rooms",
         "unwatch_lobby",
@@ -428,6 +453,8 @@ impl ClientMessage {
             | Study { .. }
             | Rollout { .. }
             | StopRollout
+            | Puzzle { .. }
+            | SolvePuzzle { .. }
             | GetLeaderboard { .. }
             | ListRooms
             | UnwatchLobby

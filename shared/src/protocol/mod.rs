@@ -23,6 +23,7 @@ mod accounts;
 mod analysis;
 mod client;
 mod options;
+mod puzzle;
 mod rollout;
 mod room;
 mod server;
@@ -41,6 +42,9 @@ pub use analysis::{
 };
 pub use client::{ClientFrame, ClientMessage, DecodeError};
 pub use options::{AiLevel, ColourChoice, EngineInfo, Opponent, RoomOptions, TimeControl};
+pub use puzzle::{
+    AnswerError, Puzzle, PuzzleAnswer, PuzzleRatingChange, PuzzleSolution, PuzzleTheme, SolvedPuzzle,
+};
 pub use rollout::{
     BgRollout, BgRolloutLine, DEFAULT_ROLLOUT_TRIALS, MAX_ROLLOUT_TRIALS, RolloutState,
 };

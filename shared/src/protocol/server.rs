@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::analysis::{GameAnalysis, Hint};
+use super::puzzle::{Puzzle, PuzzleRatingChange, PuzzleSolution};
 use super::rollout::BgRollout;
 use super::study::{StudyAnswer, StudyIds};
 use super::{
@@ -200,6 +201,32 @@ pub enum ServerMessage {
         position: StudyPosition,
         /// Where the rollout has got and what it found.
         rollout: Box<BgRollout>,
+    },
+    /// The answer to `puzzle`.
+    Puzzle {
+        /// The puzzle, without its answer.
+        puzzle: Box<Puzzle>,
+        /// Whether it is the day's puzzle.
+        #[serde(default, skip_serializing_if = "is_false")]
+        daily: bool,
+        /// Your puzzle rating now.
+        rating: i32,
+        /// Whether your puzzle rating is still provisional.
+        provisional: bool,
+    },
+    /// The answer to `solve_puzzle`: right or not, the solution, and how
+    /// your puzzle rating moved (absent for a puzzle you had tried before:
+    /// only the first answer is rated).
+    PuzzleSolved {
+        /// The puzzle.
+        puzzle_id: String,
+        /// Whether the answer was right.
+        correct: bool,
+        /// The right answer and the line after it.
+        solution: Box<PuzzleSolution>,
+        /// Your puzzle rating's move.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rating: Option<PuzzleRatingChange>,
     },
     /// The answer to `hint`: the engine's best actions, best first (at most
     /// three).

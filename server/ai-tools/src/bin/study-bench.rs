@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use tabula_ai::Level;
 use tabula_ai::analysis::GOMOKU_NODES;
+use tabula_ai::harvest::positions;
 use tabula_ai_tools::sample_games;
-use tabula_shared::game::Game;
-use tabula_shared::protocol::{GameRecord, MAX_STUDY_DEPTH, StudyAnswer};
-use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
+use tabula_shared::protocol::{MAX_STUDY_DEPTH, StudyAnswer};
+use tabula_shared::study::StudyPosition;
 
 #[derive(Parser)]
 #[command(about = "Time the analysis board's answers in both games")]
@@ -48,26 +48,6 @@ struct Cli {
     /// Casual-against-Casual Gomoku games harvested for puzzles.
     #[arg(long, default_value_t = 200)]
     harvest_games: u64,
-}
-
-/// Every position of `record` where a side decides, as the board sets it up.
-fn positions(record: &GameRecord) -> Vec<StudyPosition> {
-    let mut out = Vec::new();
-    let mut game = Game::new(&record.options()).expect("options");
-    for action in record.actions() {
-        if let Some(m) = game.backgammon()
-            && let Some(setup) = BgSetup::of_match(m)
-        {
-            out.push(StudyPosition::Backgammon(setup));
-        }
-        if let Some(g) = game.gomoku()
-            && let Ok(setup) = GomokuSetup::from_moves(g.size(), g.config().rule, g.moves())
-        {
-            out.push(StudyPosition::Gomoku(setup));
-        }
-        game.apply(action).expect("the record replays");
-    }
-    out
 }
 
 fn summary(label: &str, mut times: Vec<Duration>) {

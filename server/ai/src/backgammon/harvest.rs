@@ -5,12 +5,15 @@
 //! - **Best play**: at 2-ply (the board's deepest answer) the best play
 //!   beats the second by at least [`MARGIN`] of cubeful equity, and the
 //!   1-ply answer names the same best play (the margin is not an artefact
-//!   of one depth).
+//!   of one depth); a roll whose 1-ply best is not at least half the
+//!   margin ahead is passed over without the 2-ply look (most rolls).
 //! - **Cube action**: at 2-ply both halves of the decision are clear: the
 //!   doubler's (no double against the better of double-take and
 //!   double-pass for the taker) and the taker's (take against pass), each by
 //!   at least [`MARGIN`], in a position where the doubler wins at least
-//!   [`CUBE_WINS`] of the time (below it no one would ask).
+//!   [`CUBE_WINS`] of the time (below it no one would ask; a decision
+//!   where the 1-ply look gives the doubler under `CUBE_WINS` - 0.1 is
+//!   passed over without the 2-ply look).
 //!
 //! The margin and the depth that decided it travel with the puzzle.
 
@@ -59,6 +62,12 @@ pub fn play_puzzle(m: &BgMatch) -> Option<PlayPuzzle> {
     let GamePhase::Moving { side, .. } = *m.phase() else {
         return None;
     };
+    // The cheap look first: most rolls have no standout play at 1-ply.
+    let shallow = study(m, 1)?;
+    match shallow.plays.as_slice() {
+        [best, second, ..] if best.equity - second.equity >= MARGIN / 2.0 => {}
+        _ => return None,
+    }
     let deep = study(m, DEPTH)?;
     let [best, second, ..] = deep.plays.as_slice() else {
         return None;
@@ -67,7 +76,6 @@ pub fn play_puzzle(m: &BgMatch) -> Option<PlayPuzzle> {
     if margin < MARGIN {
         return None;
     }
-    let shallow = study(m, 1)?;
     let after = |play: &Play| {
         let mut m = m.clone();
         m.play(side, play).ok().map(|()| m.board())
@@ -90,6 +98,10 @@ pub fn cube_puzzle(m: &BgMatch) -> Option<CubePuzzle> {
         GamePhase::AwaitingRoll { side } if m.can_double(side) => {}
         GamePhase::CubeOffered { .. } => {}
         _ => return None,
+    }
+    // The cheap look first: most cube decisions are not close to one.
+    if study(m, 1)?.cube?.chances.win < CUBE_WINS - 0.1 {
+        return None;
     }
     let cube = study(m, DEPTH)?.cube?;
     if cube.chances.win < CUBE_WINS {

@@ -15,7 +15,7 @@ use crate::store::write::Write;
 use crate::wall_clock::now_ms;
 
 /// Runs the statements of one write; returns how ratings moved (a rated
-/// game). Every write but a finished game is exactly one statement, sent
+/// game). Every write but a finished game and the puzzles' is exactly one statement, sent
 /// when the future is first polled: the writer pipelines those.
 pub(super) async fn apply(
     tx: &Transaction<'_>,
@@ -67,6 +67,13 @@ pub(super) async fn apply(
             return Ok(changes);
         }
         Write::Close => {}
+        Write::Puzzles(rows) => super::puzzles::save(tx, rows).await?,
+        Write::PuzzleAnswer {
+            player_id,
+            puzzle_id,
+            correct,
+            at,
+        } => return super::puzzles::answer(tx, player_id, puzzle_id, *correct, *at).await,
         Write::Analysis {
             game_id,
             analysis,

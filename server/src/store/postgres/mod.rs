@@ -11,6 +11,7 @@
 mod apply;
 mod leases;
 mod load;
+mod puzzles;
 mod reader;
 mod schema;
 mod statements;
@@ -32,7 +33,7 @@ use self::reader::Reader;
 use super::StoreError;
 use super::database::{Answer, Database};
 use super::request::{Request, queue};
-use super::rows::{AppendedAction, Loaded, PlayerRow};
+use super::rows::{AppendedAction, Loaded, PlayerRow, PuzzleListing};
 use super::write::Write;
 
 /// A handle to the PostgreSQL backend; cheap to clone.
@@ -216,6 +217,26 @@ impl Database for Postgres {
 
     fn rating(&self, player_id: String, kind: GameKind, bot: bool) -> Answer<'_, Option<f64>> {
         Box::pin(Postgres::rating(self, player_id, kind, bot))
+    }
+
+    fn next_puzzle(
+        &self,
+        player_id: String,
+        theme: Option<String>,
+    ) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Postgres::next_puzzle(self, player_id, theme))
+    }
+
+    fn daily_puzzle(&self, day: i64, day_start_ms: i64) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Postgres::daily_puzzle(self, day, day_start_ms))
+    }
+
+    fn puzzle(&self, id: String) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Postgres::puzzle(self, id))
+    }
+
+    fn puzzle_rating(&self, player_id: String) -> Answer<'_, Option<(f64, f64)>> {
+        Box::pin(Postgres::puzzle_rating(self, player_id))
     }
 
     fn leaderboard(

@@ -5,7 +5,7 @@
 use tokio_postgres::Client;
 
 /// The schema's version: what [`migrate`] brings a database up to.
-pub(super) const VERSION: i32 = 4;
+pub(super) const VERSION: i32 = 5;
 
 /// Every table and index of version 1.
 const VERSION_1: &str = "
@@ -150,6 +150,27 @@ CREATE TABLE IF NOT EXISTS tournaments (
 );
 ";
 
+/// Version 5: puzzles and the players' answers to them.
+const VERSION_5: &str = "
+CREATE TABLE IF NOT EXISTS puzzles (
+    id TEXT PRIMARY KEY,
+    theme TEXT NOT NULL,
+    body TEXT NOT NULL,
+    rating DOUBLE PRECISION NOT NULL,
+    deviation DOUBLE PRECISION NOT NULL,
+    volatility DOUBLE PRECISION NOT NULL,
+    plays INTEGER NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_answers (
+    player_id TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    correct BOOLEAN NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (player_id, puzzle_id)
+);
+";
+
 /// The advisory lock key that serialises migrations between servers
 /// starting at once on one database.
 const MIGRATION_LOCK: i64 = 0x7461_6275_6c61_0001;
@@ -189,6 +210,9 @@ pub(super) async fn migrate(client: &mut Client) -> Result<(), tokio_postgres::E
     }
     if current < 4 {
         tx.batch_execute(VERSION_4).await?;
+    }
+    if current < 5 {
+        tx.batch_execute(VERSION_5).await?;
     }
     if current < VERSION {
         tx.execute("DELETE FROM schema_version", &[]).await?;

@@ -116,12 +116,16 @@ pub(super) async fn writer(
 
 /// Whether a write runs in a savepoint of its own: one that may fail alone
 /// (a name already taken) or that is several statements (a finished game
-/// and its ratings). Every other write fails only when the database does,
+/// and its ratings, the puzzles'). Every other write fails only when the database does,
 /// and is one statement.
 fn in_savepoint(write: &Write) -> bool {
     matches!(
         write,
-        Write::Game(_) | Write::Account(_) | Write::ApiToken(_)
+        Write::Game(_)
+            | Write::Account(_)
+            | Write::ApiToken(_)
+            | Write::Puzzles(_)
+            | Write::PuzzleAnswer { .. }
     )
 }
 

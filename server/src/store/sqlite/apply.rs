@@ -91,6 +91,13 @@ pub(super) fn apply(
             return Ok(changes);
         }
         Write::Close => {}
+        Write::Puzzles(rows) => super::puzzles::save(conn, rows)?,
+        Write::PuzzleAnswer {
+            player_id,
+            puzzle_id,
+            correct,
+            at,
+        } => return super::puzzles::answer(conn, player_id, puzzle_id, *correct, *at),
         Write::Analysis {
             game_id,
             analysis,

@@ -13,6 +13,7 @@ mod checkpoint;
 mod fixtures;
 mod inspect;
 mod load;
+mod puzzles;
 mod reader;
 mod schema;
 mod writer;
@@ -30,7 +31,7 @@ use self::reader::ReadJob;
 use super::StoreError;
 use super::database::{Answer, Database};
 use super::request::Request;
-use super::rows::{Loaded, PlayerRow};
+use super::rows::{Loaded, PlayerRow, PuzzleListing};
 use super::write::Write;
 use tabula_shared::protocol::{
     DiceStatsReport, FinishedGame as GameView, GameKind, GameSummary, LeaderboardEntry,
@@ -226,6 +227,26 @@ impl Database for Sqlite {
 
     fn rating(&self, player_id: String, kind: GameKind, bot: bool) -> Answer<'_, Option<f64>> {
         Box::pin(Sqlite::rating(self, player_id, kind, bot))
+    }
+
+    fn next_puzzle(
+        &self,
+        player_id: String,
+        theme: Option<String>,
+    ) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Sqlite::next_puzzle(self, player_id, theme))
+    }
+
+    fn daily_puzzle(&self, day: i64, day_start_ms: i64) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Sqlite::daily_puzzle(self, day, day_start_ms))
+    }
+
+    fn puzzle(&self, id: String) -> Answer<'_, Option<PuzzleListing>> {
+        Box::pin(Sqlite::puzzle(self, id))
+    }
+
+    fn puzzle_rating(&self, player_id: String) -> Answer<'_, Option<(f64, f64)>> {
+        Box::pin(Sqlite::puzzle_rating(self, player_id))
     }
 
     fn leaderboard(

@@ -103,6 +103,23 @@ CREATE TABLE IF NOT EXISTS rating_history (
     PRIMARY KEY (game_id, player_id)
 );
 CREATE INDEX IF NOT EXISTS rating_history_at ON rating_history(kind, at);
+CREATE TABLE IF NOT EXISTS puzzles (
+    id TEXT PRIMARY KEY,
+    theme TEXT NOT NULL,
+    body TEXT NOT NULL,
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    plays INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzle_answers (
+    player_id TEXT NOT NULL,
+    puzzle_id TEXT NOT NULL,
+    correct INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (player_id, puzzle_id)
+);
 -- Games stored before game_players existed: index their human seats once.
 INSERT OR IGNORE INTO game_players (game_id, player_id, ended_at)
     SELECT g.id, json_extract(s.value, '$.player.id'), g.ended_at
