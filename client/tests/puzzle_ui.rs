@@ -16,7 +16,9 @@ use common::{app, click_label, connect, place, start_server, wait_until};
 fn solution_of(id: &str) -> SolvedPuzzle {
     let all: Vec<SolvedPuzzle> =
         serde_json::from_str(include_str!("../../server/src/puzzles/seed.json")).expect("reads");
-    all.into_iter().find(|p| p.id() == id).expect("a built-in puzzle")
+    all.into_iter()
+        .find(|p| p.id() == id)
+        .expect("a built-in puzzle")
 }
 
 /// Asks for a puzzle of `theme` and waits for it.
@@ -43,7 +45,9 @@ fn puzzles_are_answered_on_the_board_and_in_the_panel() {
         panic!("a point")
     };
     place(&mut h, point);
-    wait_until(&mut h, "the server's word", |a| a.puzzle_outcome().is_some());
+    wait_until(&mut h, "the server's word", |a| {
+        a.puzzle_outcome().is_some()
+    });
     let (correct, rating) = h.state().puzzle_outcome().expect("outcome");
     assert!(correct);
     let rating = rating.expect("a first answer is rated");
@@ -63,6 +67,8 @@ fn puzzles_are_answered_on_the_board_and_in_the_panel() {
         .expect("the answer is listed");
     click_label(&mut h, &listed.to_string());
     click_label(&mut h, "Answer");
-    wait_until(&mut h, "the server's word", |a| a.puzzle_outcome().is_some());
+    wait_until(&mut h, "the server's word", |a| {
+        a.puzzle_outcome().is_some()
+    });
     assert_eq!(h.state().puzzle_outcome().map(|o| o.0), Some(true));
 }

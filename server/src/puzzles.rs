@@ -241,7 +241,9 @@ mod tests {
             let again = tabula_ai::harvest::puzzle_at(&p.position)
                 .unwrap_or_else(|| panic!("{} is no longer a puzzle", p.id()));
             assert_eq!(again.theme, p.theme);
-            assert_eq!(again.solution.answer, p.solution.answer, "{}", p.id());
+            // The same answer (a play read back from its notation may
+            // join a checker's hops: the same board after it).
+            assert_eq!(p.check(&again.solution.answer), Ok(true), "{}", p.id());
             assert_eq!(p.check(&p.solution.answer), Ok(true));
         }
         for theme in [PuzzleTheme::WinByFours, PuzzleTheme::BestPlay] {

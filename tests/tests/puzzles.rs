@@ -7,7 +7,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tabula_shared::protocol::{PuzzleAnswer, PuzzleTheme, SolvedPuzzle};
+use tabula_shared::protocol::{PuzzleAnswer, PuzzleSolution, PuzzleTheme, SolvedPuzzle};
 use tabula_shared::study::StudyPosition;
 use tabula_tests::{Client, TestServer, gomoku_options, guest_at, point, test_config};
 
@@ -45,17 +45,14 @@ fn wrong(p: &SolvedPuzzle) -> PuzzleAnswer {
         (PuzzleAnswer::Point { point }, _) => PuzzleAnswer::Point {
             point: tabula_shared::gomoku::Point::new((point.x + 7) % 15, (point.y + 7) % 15),
         },
-        (PuzzleAnswer::Play { .. }, StudyPosition::Backgammon(setup)) => {
-            let other = setup
-                .to_match()
-                .unwrap()
-                .legal_plays()
-                .into_iter()
-                .map(|play| PuzzleAnswer::Play { play })
-                .find(|a| p.check(a) == Ok(false))
-                .expect("another play");
-            other
-        }
+        (PuzzleAnswer::Play { .. }, StudyPosition::Backgammon(setup)) => setup
+            .to_match()
+            .unwrap()
+            .legal_plays()
+            .into_iter()
+            .map(|play| PuzzleAnswer::Play { play })
+            .find(|a| p.check(a) == Ok(false))
+            .expect("another play"),
         (PuzzleAnswer::Cube { action }, _) => PuzzleAnswer::Cube {
             action: if *action == tabula_shared::protocol::CubeAction::NoDouble {
                 tabula_shared::protocol::CubeAction::DoublePass
@@ -72,7 +69,10 @@ async fn built_in_puzzles_are_served_checked_and_rated_once() {
     let server = TestServer::start().await;
     let mut ada = server.client("Ada").await;
     let first = ask(&mut ada, json!({"type": "puzzle"})).await;
-    assert_eq!((first["rating"].as_i64(), first["provisional"].as_bool()), (Some(1500), Some(true)));
+    assert_eq!(
+        (first["rating"].as_i64(), first["provisional"].as_bool()),
+        (Some(1500), Some(true))
+    );
     let id = first["puzzle"]["id"].as_str().unwrap().to_string();
     let p = solution_of(&id);
     assert_eq!(first["puzzle"]["position"], json!(p.position));
@@ -81,7 +81,8 @@ async fn built_in_puzzles_are_served_checked_and_rated_once() {
     let right = solve(&mut ada, &id, &p.solution.answer).await;
     assert_eq!(right["type"], "puzzle_solved", "{right}");
     assert_eq!(right["correct"], true);
-    assert_eq!(right["solution"], json!(p.solution));
+    let told: PuzzleSolution = serde_json::from_value(right["solution"].clone()).expect("solution");
+    assert_eq!(told, p.solution);
     assert_eq!(right["rating"]["before"], 1500);
     let after = right["rating"]["after"].as_i64().unwrap();
     assert!(after > 1500, "{right}");
@@ -100,7 +101,10 @@ async fn built_in_puzzles_are_served_checked_and_rated_once() {
     let missed = solve(&mut ada, &next_id, &wrong(&q)).await;
     assert_eq!(missed["correct"], false);
     assert_eq!(missed["rating"]["before"].as_i64(), Some(after));
-    assert!(missed["rating"]["after"].as_i64().unwrap() < after, "{missed}");
+    assert!(
+        missed["rating"]["after"].as_i64().unwrap() < after,
+        "{missed}"
+    );
 
     // A theme: a Backgammon best play, answered with the play as the
     // client lists it (the rules' own move generation).
@@ -123,7 +127,14 @@ async fn built_in_puzzles_are_served_checked_and_rated_once() {
     assert_eq!(solved["correct"], true, "{solved}");
 
     // Typed refusals, nothing counted.
-    let kind = solve(&mut ada, &bg_id, &PuzzleAnswer::Point { point: tabula_shared::gomoku::Point::new(7, 7) }).await;
+    let kind = solve(
+        &mut ada,
+        &bg_id,
+        &PuzzleAnswer::Point {
+            point: tabula_shared::gomoku::Point::new(7, 7),
+        },
+    )
+    .await;
     assert_eq!(kind["code"], "bad_request", "{kind}");
     let unknown = solve(&mut ada, "z-nope", &p.solution.answer).await;
     assert_eq!(unknown["code"], "not_found", "{unknown}");
@@ -161,7 +172,11 @@ async fn a_puzzle_rating_survives_a_restart() {
     back.hello("Ada", Some(&token)).await;
     let next = ask(&mut back, json!({"type": "puzzle"})).await;
     assert_eq!(next["rating"], after);
-    assert_ne!(next["puzzle"]["id"], json!(id), "a puzzle tried is not served again");
+    assert_ne!(
+        next["puzzle"]["id"],
+        json!(id),
+        "a puzzle tried is not served again"
+    );
     server.stop().await;
 }
 
@@ -182,7 +197,9 @@ async fn a_finished_game_is_harvested_for_puzzles() {
     let source = built_in()
         .into_iter()
         .find(|p| match &p.position {
-            StudyPosition::Gomoku(s) => s.size == 15 && s.rule == tabula_shared::gomoku::Rule::Freestyle,
+            StudyPosition::Gomoku(s) => {
+                s.size == 15 && s.rule == tabula_shared::gomoku::Rule::Freestyle
+            }
             StudyPosition::Backgammon(_) => false,
         })
         .expect("a freestyle Gomoku puzzle");
@@ -216,7 +233,10 @@ async fn a_finished_game_is_harvested_for_puzzles() {
         .await;
     assert_eq!(resigned["type"], "ok", "{resigned}");
     let over = black.event("game_over").await;
-    let game_id = over["event"]["game_id"].as_str().expect("game id").to_string();
+    let game_id = over["event"]["game_id"]
+        .as_str()
+        .expect("game id")
+        .to_string();
 
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut found = Vec::new();

@@ -45,6 +45,7 @@ mod leaderboard_screen;
 mod lobby_screen;
 mod move_list;
 mod network_events;
+mod puzzle_screen;
 mod replay_screen;
 mod requests;
 mod result_dialog;
@@ -57,7 +58,6 @@ mod settings_window;
 mod shortcuts;
 mod sound_cues;
 mod status;
-mod puzzle_screen;
 mod study_screen;
 mod toasts;
 mod tournament_dialog;
@@ -81,11 +81,11 @@ use dice_panel::DicePanel;
 use history_screen::HistoryScreen;
 use leaderboard_screen::LeaderboardScreen;
 use lobby_screen::LobbyScreen;
+use puzzle_screen::PuzzleScreen;
 use replay_screen::ReplayScreen;
 use requests::Requests;
 use room_screen::RoomScreen;
 use session::Session;
-use puzzle_screen::PuzzleScreen;
 use study_screen::StudyScreen;
 use toasts::Toasts;
 use tournament_screen::TournamentScreen;
@@ -510,7 +510,9 @@ impl TabulaApp {
             self.draw_replay(ui, &mut commands);
         } else if self.screen == Screen::Study && self.session.welcomed {
             self.draw_study(ui, &mut commands);
-        } else if self.screen == Screen::Puzzles && self.session.welcomed && self.room.room.is_none()
+        } else if self.screen == Screen::Puzzles
+            && self.session.welcomed
+            && self.room.room.is_none()
         {
             self.draw_puzzles(ui, &mut commands);
         } else if self.room.room.is_some() {

@@ -237,20 +237,16 @@ impl PuzzleScreen {
         match puzzle.theme {
             PuzzleTheme::BestPlay => {
                 let plays = sorted_plays(&m);
-                egui::ScrollArea::vertical()
-                    .id_salt("puzzle-plays")
-                    .max_height(220.0)
-                    .show(ui, |ui| {
-                        for (i, play) in plays.iter().enumerate() {
-                            let label = play.to_string();
-                            if ui
-                                .selectable_label(self.picked == Some(i), label)
-                                .clicked()
-                            {
-                                self.picked = Some(i);
-                            }
+                // Every legal play at once, side by side (a roll has a few
+                // dozen at most): none hidden behind a scroll.
+                ui.horizontal_wrapped(|ui| {
+                    for (i, play) in plays.iter().enumerate() {
+                        let label = RichText::new(play.to_string()).monospace();
+                        if ui.selectable_label(self.picked == Some(i), label).clicked() {
+                            self.picked = Some(i);
                         }
-                    });
+                    }
+                });
                 let chosen = self.picked.and_then(|i| plays.get(i)).cloned();
                 if ui
                     .add_enabled(chosen.is_some(), egui::Button::new(t!("puzzle.answer")))
@@ -445,16 +441,10 @@ fn question(position: &StudyPosition) -> String {
                     dice = format!("{}-{}", dice.a, dice.b)
                 )
                 .to_string(),
-                GamePhase::CubeOffered { .. } => t!(
-                    "puzzle.ask_cube_offered",
-                    colour = side_name(setup.on_roll)
-                )
-                .to_string(),
-                _ => t!(
-                    "puzzle.ask_cube_action",
-                    colour = side_name(setup.on_roll)
-                )
-                .to_string(),
+                GamePhase::CubeOffered { .. } => {
+                    t!("puzzle.ask_cube_offered", colour = side_name(setup.on_roll)).to_string()
+                }
+                _ => t!("puzzle.ask_cube_action", colour = side_name(setup.on_roll)).to_string(),
             }
         }
     }

@@ -10,7 +10,9 @@
 //! at most [`MOST_PER_GAME`] Backgammon puzzles.
 
 use tabula_shared::game::Game;
-use tabula_shared::protocol::{GameRecord, PuzzleAnswer, PuzzleSolution, PuzzleTheme, SolvedPuzzle};
+use tabula_shared::protocol::{
+    GameRecord, PuzzleAnswer, PuzzleSolution, PuzzleTheme, SolvedPuzzle,
+};
 use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
 
 use crate::backgammon::harvest::{DEPTH, cube_puzzle, play_puzzle};
@@ -22,26 +24,31 @@ pub const GOMOKU_NODES: u64 = 200_000;
 pub const MOST_PER_GAME: usize = 4;
 
 /// Every position of `record` where a side decides, first to last, as the
-/// analysis board sets it up (a record that stops replaying ends there).
+/// analysis board sets it up: before each action, and the last one when
+/// the rules had not ended the game there (a resignation, a time-out).
+/// A record that stops replaying ends there.
 pub fn positions(record: &GameRecord) -> Vec<StudyPosition> {
     let mut out = Vec::new();
     let Ok(mut game) = Game::new(&record.options()) else {
         return out;
     };
+    let at = |game: &Game| {
+        if let Some(m) = game.backgammon() {
+            return BgSetup::of_match(m).map(StudyPosition::Backgammon);
+        }
+        let g = game.gomoku()?;
+        GomokuSetup::from_moves(g.size(), g.config().rule, g.moves())
+            .ok()
+            .map(StudyPosition::Gomoku)
+    };
     for action in record.actions() {
-        if let Some(m) = game.backgammon()
-            && let Some(setup) = BgSetup::of_match(m)
-        {
-            out.push(StudyPosition::Backgammon(setup));
-        }
-        if let Some(g) = game.gomoku()
-            && let Ok(setup) = GomokuSetup::from_moves(g.size(), g.config().rule, g.moves())
-        {
-            out.push(StudyPosition::Gomoku(setup));
-        }
+        out.extend(at(&game));
         if game.apply(action).is_err() {
-            break;
+            return out;
         }
+    }
+    if game.outcome().is_none() {
+        out.extend(at(&game));
     }
     out
 }

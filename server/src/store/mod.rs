@@ -46,10 +46,11 @@ use tabula_shared::protocol::{
 use self::database::Database;
 pub use self::error::StoreError;
 pub use self::keys::{look_key, name_key};
-pub use self::ratings::PROVISIONAL_DEVIATION;
 use self::postgres::Postgres;
+pub use self::ratings::PROVISIONAL_DEVIATION;
 pub use self::rows::{
-    AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow, PuzzleListing, PuzzleRow,
+    AccountRow, ApiTokenRow, AppendedAction, FinishedGame, Loaded, PlayerRow, PuzzleListing,
+    PuzzleRow,
 };
 use self::sqlite::Sqlite;
 pub use self::sqlite::{read_finished_games, read_saved_room};

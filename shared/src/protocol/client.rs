@@ -6,8 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{
     ErrorCode, GameKind, HostAction, LeaderboardPeriod, OfferKind, PlayerAction, PuzzleAnswer,
-    PuzzleTheme, Role, RoomId,
-    RoomOptions, TournamentId, TournamentSpec, default_page,
+    PuzzleTheme, Role, RoomId, RoomOptions, TournamentId, TournamentSpec, default_page,
 };
 use crate::backgammon::{Play, ResignKind};
 use crate::gomoku::{GomokuConfig, Point, Swap2Choice};

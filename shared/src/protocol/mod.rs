@@ -43,7 +43,8 @@ pub use analysis::{
 pub use client::{ClientFrame, ClientMessage, DecodeError};
 pub use options::{AiLevel, ColourChoice, EngineInfo, Opponent, RoomOptions, TimeControl};
 pub use puzzle::{
-    AnswerError, Puzzle, PuzzleAnswer, PuzzleRatingChange, PuzzleSolution, PuzzleTheme, SolvedPuzzle,
+    AnswerError, Puzzle, PuzzleAnswer, PuzzleRatingChange, PuzzleSolution, PuzzleTheme,
+    SolvedPuzzle,
 };
 pub use rollout::{
     BgRollout, BgRolloutLine, DEFAULT_ROLLOUT_TRIALS, MAX_ROLLOUT_TRIALS, RolloutState,

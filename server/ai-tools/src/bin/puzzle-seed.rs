@@ -41,11 +41,8 @@ fn main() {
         found.extend(harvest(&record, None, &mut || {}));
     }
     for s in cli.seed..cli.seed + cli.backgammon_games {
-        let record = sample_games::backgammon(
-            s,
-            [Level::Expert, Level::Intermediate],
-            Duration::ZERO,
-        );
+        let record =
+            sample_games::backgammon(s, [Level::Expert, Level::Intermediate], Duration::ZERO);
         found.extend(harvest(&record, None, &mut || {}));
     }
     // One puzzle per id (the same position from two games is one).

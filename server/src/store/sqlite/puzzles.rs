@@ -176,7 +176,9 @@ impl Sqlite {
             conn.prepare_cached(
                 "SELECT rating, deviation FROM ratings WHERE player_id = ?1 AND kind = ?2",
             )?
-            .query_row(params![player_id, PUZZLE_POOL], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row(params![player_id, PUZZLE_POOL], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()
         })
         .await
