@@ -16,9 +16,9 @@ use tabula_shared::study::StudyPosition;
 
 use super::Command;
 use super::requests::Requests;
-use super::study_screen::{bg_dice, gomoku_game};
-use crate::bg_view::{self, BgGeometry, BgView};
-use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
+use super::study_screen::PositionBoard;
+use crate::bg_view::BgGeometry;
+use crate::gomoku_view::GomokuGeometry;
 use crate::settings::{BgStyle, GomokuStyle};
 
 /// What the server said of an answer.
@@ -331,49 +331,19 @@ impl PuzzleScreen {
         let Some(puzzle) = &self.puzzle else {
             return;
         };
-        let open = self.outcome.is_none() && self.solving.is_none();
-        match &puzzle.position {
-            StudyPosition::Backgammon(setup) => {
-                let Ok(m) = setup.to_match() else {
-                    return;
-                };
-                let view = BgView {
-                    viewer: Some(setup.on_roll),
-                    dice: bg_dice(&m),
-                    cube: (m.config().cube && m.config().length != 1).then_some(m.cube()),
-                    style: self.bg_style,
-                    ..BgView::default()
-                };
-                let rect = ui.available_rect_before_wrap();
-                crate::probe::mark("puzzle-board", rect);
-                *bg_geometry = Some(BgGeometry::fit(rect));
-                bg_view::show(ui, &m.board(), &view);
-            }
-            StudyPosition::Gomoku(setup) => {
-                let Some(game) = gomoku_game(setup) else {
-                    return;
-                };
-                let line = match (&self.outcome, &self.answered) {
-                    (Some(_), Some(PuzzleAnswer::Point { point })) => vec![*point],
-                    _ => Vec::new(),
-                };
-                let view = GomokuView {
-                    clicker: if open { game.to_act() } else { None },
-                    show_numbers: false,
-                    line,
-                    forbidden: game.forbidden_points(),
-                    flipped: false,
-                    style: self.gomoku_style,
-                };
-                let rect = ui.available_rect_before_wrap();
-                crate::probe::mark("puzzle-board", rect);
-                *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
-                if let Some(point) = gomoku_view::show(ui, &game, &view)
-                    && open
-                {
-                    self.answer_wanted = Some(PuzzleAnswer::Point { point });
-                }
-            }
+        let line = match (&self.outcome, &self.answered) {
+            (Some(_), Some(PuzzleAnswer::Point { point })) => vec![*point],
+            _ => Vec::new(),
+        };
+        let board = PositionBoard {
+            mark: "puzzle-board",
+            clickable: self.outcome.is_none() && self.solving.is_none(),
+            line,
+            gomoku_style: self.gomoku_style,
+            bg_style: self.bg_style,
+        };
+        if let Some(point) = board.show(ui, &puzzle.position, gomoku_geometry, bg_geometry) {
+            self.answer_wanted = Some(PuzzleAnswer::Point { point });
         }
     }
 }

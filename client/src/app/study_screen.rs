@@ -413,13 +413,53 @@ impl StudyScreen {
         gomoku_geometry: &mut Option<GomokuGeometry>,
         bg_geometry: &mut Option<BgGeometry>,
     ) {
-        match self.current().clone() {
+        let position = self.current().clone();
+        let board = PositionBoard {
+            mark: "study-board",
+            clickable: true,
+            line: Vec::new(),
+            gomoku_style: self.gomoku_style,
+            bg_style: self.bg_style,
+        };
+        if let Some(p) = board.show(ui, &position, gomoku_geometry, bg_geometry)
+            && let StudyPosition::Gomoku(setup) = &position
+            && let Ok(next) = setup.play(p)
+        {
+            self.push(StudyPosition::Gomoku(next));
+        }
+    }
+}
+
+/// How a study position's board is drawn (the analysis board's, a
+/// puzzle's).
+pub(super) struct PositionBoard {
+    /// The page mark of the board's rect.
+    pub(super) mark: &'static str,
+    /// Whether a Gomoku point may be clicked.
+    pub(super) clickable: bool,
+    /// Gomoku points to ring.
+    pub(super) line: Vec<Point>,
+    /// The colours (the settings).
+    pub(super) gomoku_style: GomokuStyle,
+    /// The colours (the settings).
+    pub(super) bg_style: BgStyle,
+}
+
+impl PositionBoard {
+    /// Draws `position` (the side on roll at the bottom, as gnubg and XG
+    /// show it); the Gomoku point clicked, if any. The geometries are kept
+    /// for tests and tools.
+    pub(super) fn show(
+        self,
+        ui: &mut Ui,
+        position: &StudyPosition,
+        gomoku_geometry: &mut Option<GomokuGeometry>,
+        bg_geometry: &mut Option<BgGeometry>,
+    ) -> Option<Point> {
+        match position {
             StudyPosition::Backgammon(setup) => {
-                let Ok(m) = setup.to_match() else {
-                    return;
-                };
+                let m = setup.to_match().ok()?;
                 let view = BgView {
-                    // The side on roll at the bottom, as gnubg and XG show it.
                     viewer: Some(setup.on_roll),
                     dice: bg_dice(&m),
                     cube: (m.config().cube && m.config().length != 1).then_some(m.cube()),
@@ -427,38 +467,35 @@ impl StudyScreen {
                     ..BgView::default()
                 };
                 let rect = ui.available_rect_before_wrap();
-                crate::probe::mark("study-board", rect);
+                crate::probe::mark(self.mark, rect);
                 *bg_geometry = Some(BgGeometry::fit(rect));
                 bg_view::show(ui, &m.board(), &view);
+                None
             }
             StudyPosition::Gomoku(setup) => {
-                let Some(game) = gomoku_game(&setup) else {
+                let Some(game) = gomoku_game(setup) else {
                     ui.label(t!("study.cannot_draw"));
-                    return;
+                    return None;
                 };
                 let view = GomokuView {
-                    clicker: game.to_act(),
+                    clicker: if self.clickable { game.to_act() } else { None },
                     show_numbers: false,
-                    line: Vec::new(),
+                    line: self.line,
                     forbidden: game.forbidden_points(),
                     flipped: false,
                     style: self.gomoku_style,
                 };
                 let rect = ui.available_rect_before_wrap();
-                crate::probe::mark("study-board", rect);
+                crate::probe::mark(self.mark, rect);
                 *gomoku_geometry = Some(GomokuGeometry::fit(rect, game.size()));
-                if let Some(p) = gomoku_view::show(ui, &game, &view)
-                    && let Ok(next) = setup.play(p)
-                {
-                    self.push(StudyPosition::Gomoku(next));
-                }
+                gomoku_view::show(ui, &game, &view).filter(|_| self.clickable)
             }
         }
     }
 }
 
 /// The dice on the board: the roll to play, or none.
-pub(super) fn bg_dice(m: &BgMatch) -> Option<(Side, [u8; 2])> {
+fn bg_dice(m: &BgMatch) -> Option<(Side, [u8; 2])> {
     match *m.phase() {
         GamePhase::Moving {
             side,

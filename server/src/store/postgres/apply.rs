@@ -73,7 +73,7 @@ pub(super) async fn apply(
             puzzle_id,
             correct,
             at,
-        } => return super::puzzles::answer(tx, player_id, puzzle_id, *correct, *at).await,
+        } => return super::puzzles::answer(tx, st, player_id, puzzle_id, *correct, *at).await,
         Write::Analysis {
             game_id,
             analysis,

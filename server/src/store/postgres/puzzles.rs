@@ -8,6 +8,7 @@ use tabula_shared::seat::Seat;
 use tokio_postgres::Transaction;
 
 use super::Postgres;
+use super::statements::Statements;
 use crate::store::StoreError;
 use crate::store::ratings::{self, PUZZLE_POOL};
 use crate::store::rows::{PuzzleListing, PuzzleRow};
@@ -56,6 +57,7 @@ fn glicko(r: &tokio_postgres::Row) -> Glicko2Rating {
 /// unknown puzzle).
 pub(super) async fn answer(
     tx: &Transaction<'_>,
+    st: &Statements,
     player_id: &str,
     puzzle_id: &str,
     correct: bool,
@@ -82,21 +84,14 @@ pub(super) async fn answer(
         return Ok(Vec::new());
     }
     let player = tx
-        .query_opt(
-            "SELECT rating, deviation, volatility FROM ratings WHERE player_id = $1 AND kind = $2",
-            &[&player_id, &PUZZLE_POOL],
-        )
+        .query_opt(&st.rating, &[&player_id, &PUZZLE_POOL])
         .await?
         .as_ref()
         .map(glicko)
         .unwrap_or_default();
     let [p, z] = ratings::rate_puzzle(player, puzzle, correct);
     tx.execute(
-        "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
-         VALUES ($1, $2, $3, $4, $5, 1)
-         ON CONFLICT (player_id, kind) DO UPDATE SET rating = EXCLUDED.rating,
-            deviation = EXCLUDED.deviation, volatility = EXCLUDED.volatility,
-            games = ratings.games + 1",
+        &st.put_rating,
         &[
             &player_id,
             &PUZZLE_POOL,

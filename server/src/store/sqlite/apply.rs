@@ -139,6 +139,51 @@ pub(super) fn apply(
     Ok(Vec::new())
 }
 
+/// `player`'s rating in `pool` (Glicko-2's start when none is kept).
+pub(super) fn load_rating(
+    conn: &Connection,
+    player: &str,
+    pool: &str,
+) -> rusqlite::Result<Glicko2Rating> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
+        )?
+        .query_row(params![player, pool], |r| {
+            Ok(Glicko2Rating {
+                rating: r.get(0)?,
+                deviation: r.get(1)?,
+                volatility: r.get(2)?,
+            })
+        })
+        .optional()?
+        .unwrap_or_default())
+}
+
+/// Keeps `player`'s new rating in `pool`, one more result counted.
+pub(super) fn put_rating(
+    conn: &Connection,
+    player: &str,
+    pool: &str,
+    new: &Glicko2Rating,
+) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
+         VALUES (?1, ?2, ?3, ?4, ?5, 1)
+         ON CONFLICT(player_id, kind) DO UPDATE SET rating = excluded.rating,
+            deviation = excluded.deviation, volatility = excluded.volatility,
+            games = games + 1",
+    )?
+    .execute(params![
+        player,
+        pool,
+        new.rating,
+        new.deviation,
+        new.volatility
+    ])?;
+    Ok(())
+}
+
 /// Updates the players' Glicko-2 ratings for one rated result
 /// ([`ratings::rate`]) and records how they moved in the rating history. An
 /// AI seat counts at its fixed rating ([`FinishedGame::fixed`]) and is not
@@ -146,21 +191,7 @@ pub(super) fn apply(
 fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingChange>> {
     // Each seat's pool: a bot account's rating is kept apart from people's.
     let pools = game.bots.map(|bot| rating_pool(&game.kind, bot));
-    let load = |player: &str, pool: &str| -> rusqlite::Result<Glicko2Rating> {
-        Ok(conn
-            .prepare_cached(
-                "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
-            )?
-            .query_row(params![player, pool], |r| {
-                Ok(Glicko2Rating {
-                    rating: r.get(0)?,
-                    deviation: r.get(1)?,
-                    volatility: r.get(2)?,
-                })
-            })
-            .optional()?
-            .unwrap_or_default())
-    };
+    let load = |player: &str, pool: &str| load_rating(conn, player, pool);
     let mut before = [Glicko2Rating::default(); 2];
     for (i, (human, fixed)) in game.humans.iter().zip(game.fixed).enumerate() {
         before[i] = match (human, fixed) {
@@ -176,20 +207,7 @@ fn rate(conn: &Connection, game: &FinishedGame) -> rusqlite::Result<Vec<RatingCh
         (Seat::Second, &game.humans[1], &pools[1], before[1], b),
     ] {
         let Some(player) = player else { continue };
-        conn.prepare_cached(
-            "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
-             VALUES (?1, ?2, ?3, ?4, ?5, 1)
-             ON CONFLICT(player_id, kind) DO UPDATE SET rating = excluded.rating,
-                deviation = excluded.deviation, volatility = excluded.volatility,
-                games = games + 1",
-        )?
-        .execute(params![
-            player,
-            pool,
-            new.rating,
-            new.deviation,
-            new.volatility
-        ])?;
+        put_rating(conn, player, pool, &new)?;
         conn.prepare_cached(
             "INSERT OR REPLACE INTO rating_history (game_id, player_id, kind, before, after, at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

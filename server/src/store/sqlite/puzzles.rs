@@ -7,6 +7,7 @@ use tabula_shared::protocol::RatingChange;
 use tabula_shared::seat::Seat;
 
 use super::Sqlite;
+use super::apply::{load_rating, put_rating};
 use crate::store::StoreError;
 use crate::store::ratings::{self, PUZZLE_POOL};
 use crate::store::rows::{PuzzleListing, PuzzleRow};
@@ -69,28 +70,9 @@ pub(super) fn answer(
     if !first {
         return Ok(Vec::new());
     }
-    let player = conn
-        .prepare_cached(
-            "SELECT rating, deviation, volatility FROM ratings WHERE player_id = ?1 AND kind = ?2",
-        )?
-        .query_row(params![player_id, PUZZLE_POOL], glicko)
-        .optional()?
-        .unwrap_or_default();
+    let player = load_rating(conn, player_id, PUZZLE_POOL)?;
     let [p, z] = ratings::rate_puzzle(player, puzzle, correct);
-    conn.prepare_cached(
-        "INSERT INTO ratings (player_id, kind, rating, deviation, volatility, games)
-         VALUES (?1, ?2, ?3, ?4, ?5, 1)
-         ON CONFLICT(player_id, kind) DO UPDATE SET rating = excluded.rating,
-            deviation = excluded.deviation, volatility = excluded.volatility,
-            games = games + 1",
-    )?
-    .execute(params![
-        player_id,
-        PUZZLE_POOL,
-        p.rating,
-        p.deviation,
-        p.volatility
-    ])?;
+    put_rating(conn, player_id, PUZZLE_POOL, &p)?;
     conn.prepare_cached(
         "UPDATE puzzles SET rating = ?2, deviation = ?3, volatility = ?4, plays = plays + 1
          WHERE id = ?1",
