@@ -6,7 +6,7 @@
 //! changes any state itself.
 
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, Ui, Vec2, pos2, vec2};
-use tabula_shared::gomoku::{Gomoku, Point, Stone};
+use tabula_shared::gomoku::{Board, Gomoku, Point, Stone};
 use tabula_shared::seat::Seat;
 
 use crate::settings::GomokuStyle;
@@ -179,61 +179,7 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
     let available = ui.available_rect_before_wrap();
     let (response, painter) = ui.allocate_painter(available.size(), Sense::click());
     let geo = GomokuGeometry::fit(response.rect, game.size()).with_flip(view.flipped);
-    let size = game.size();
-
-    // The board, with its grain.
-    let colours = palette(view.style);
-    painter.rect_filled(geo.rect, 6.0, colours.board);
-    for i in (0..8).filter(|_| colours.grain.is_some()) {
-        let y = geo.rect.top() + geo.rect.height() * (i as f32 + 0.5) / 8.0;
-        painter.line_segment(
-            [
-                pos2(geo.rect.left() + 4.0, y),
-                pos2(geo.rect.right() - 4.0, y + 6.0),
-            ],
-            Stroke::new(
-                geo.rect.height() / 30.0,
-                colours.grain.unwrap_or(Color32::TRANSPARENT),
-            ),
-        );
-    }
-    let line = Stroke::new(1.0, colours.line);
-    let last = f32::from(size - 1);
-    for i in 0..size {
-        let a = geo.to_screen(Point::new(i, 0));
-        let b = geo.to_screen(Point::new(i, size - 1));
-        painter.line_segment([a, b], line);
-        let a = geo.to_screen(Point::new(0, i));
-        let b = geo.to_screen(Point::new(size - 1, i));
-        painter.line_segment([a, b], line);
-    }
-    let _ = last;
-    for p in star_points(size) {
-        painter.circle_filled(geo.to_screen(p), geo.cell * 0.1, line.color);
-    }
-    let font = FontId::proportional((geo.cell * 0.4).clamp(8.0, 16.0));
-    let label = colours.label;
-    // Column letters along the bottom edge and row numbers along the left
-    // one, whichever way the board is turned.
-    let near = if geo.flipped { size - 1 } else { 0 };
-    for i in 0..size {
-        let bottom = geo.to_screen(Point::new(i, near)) + vec2(0.0, geo.cell * LABEL_OFFSET);
-        painter.text(
-            bottom,
-            Align2::CENTER_CENTER,
-            column_letter(i),
-            font.clone(),
-            label,
-        );
-        let left = geo.to_screen(Point::new(near, i)) - vec2(geo.cell * LABEL_OFFSET, 0.0);
-        painter.text(
-            left,
-            Align2::CENTER_CENTER,
-            (i + 1).to_string(),
-            font.clone(),
-            label,
-        );
-    }
+    draw_grid(&painter, &geo, view.style);
 
     // Stones.
     let radius = geo.cell * 0.46;
@@ -301,6 +247,82 @@ pub fn show(ui: &mut Ui, game: &Gomoku, view: &GomokuView) -> Option<Point> {
         if game.is_legal(seat, p).is_ok() {
             return Some(p);
         }
+    }
+    None
+}
+
+/// The wood, the grid, the star points and the coordinates.
+fn draw_grid(painter: &egui::Painter, geo: &GomokuGeometry, style: GomokuStyle) {
+    let size = geo.size;
+    // The board, with its grain.
+    let colours = palette(style);
+    painter.rect_filled(geo.rect, 6.0, colours.board);
+    for i in (0..8).filter(|_| colours.grain.is_some()) {
+        let y = geo.rect.top() + geo.rect.height() * (i as f32 + 0.5) / 8.0;
+        painter.line_segment(
+            [
+                pos2(geo.rect.left() + 4.0, y),
+                pos2(geo.rect.right() - 4.0, y + 6.0),
+            ],
+            Stroke::new(
+                geo.rect.height() / 30.0,
+                colours.grain.unwrap_or(Color32::TRANSPARENT),
+            ),
+        );
+    }
+    let line = Stroke::new(1.0, colours.line);
+    for i in 0..size {
+        let a = geo.to_screen(Point::new(i, 0));
+        let b = geo.to_screen(Point::new(i, size - 1));
+        painter.line_segment([a, b], line);
+        let a = geo.to_screen(Point::new(0, i));
+        let b = geo.to_screen(Point::new(size - 1, i));
+        painter.line_segment([a, b], line);
+    }
+    for p in star_points(size) {
+        painter.circle_filled(geo.to_screen(p), geo.cell * 0.1, line.color);
+    }
+    let font = FontId::proportional((geo.cell * 0.4).clamp(8.0, 16.0));
+    let label = colours.label;
+    // Column letters along the bottom edge and row numbers along the left
+    // one, whichever way the board is turned.
+    let near = if geo.flipped { size - 1 } else { 0 };
+    for i in 0..size {
+        let bottom = geo.to_screen(Point::new(i, near)) + vec2(0.0, geo.cell * LABEL_OFFSET);
+        painter.text(
+            bottom,
+            Align2::CENTER_CENTER,
+            column_letter(i),
+            font.clone(),
+            label,
+        );
+        let left = geo.to_screen(Point::new(near, i)) - vec2(geo.cell * LABEL_OFFSET, 0.0);
+        painter.text(
+            left,
+            Align2::CENTER_CENTER,
+            (i + 1).to_string(),
+            font.clone(),
+            label,
+        );
+    }
+}
+
+/// Paints a set-up `board` (stones without numbers or a last move, any
+/// count of each colour) and returns the point clicked, stone or not: the
+/// analysis board's set-up by hand.
+pub fn show_board(ui: &mut Ui, board: &Board, style: GomokuStyle) -> Option<Point> {
+    let available = ui.available_rect_before_wrap();
+    let (response, painter) = ui.allocate_painter(available.size(), Sense::click());
+    let geo = GomokuGeometry::fit(response.rect, board.size());
+    draw_grid(&painter, &geo, style);
+    let radius = geo.cell * 0.46;
+    for (p, stone) in board.stones() {
+        draw_stone(&painter, geo.to_screen(p), radius, stone, 255);
+    }
+    if response.clicked() {
+        return response
+            .interact_pointer_pos()
+            .and_then(|pos| geo.point_at(pos));
     }
     None
 }

@@ -4,7 +4,8 @@
 //! board; a Gomoku move list pasted, a
 //! stone clicked on the board and the engine's answer for the new
 //! position; a bad paste refused with the reason; a finished game opened
-//! on the board from the replay viewer.
+//! on the board from the replay viewer; positions of both games set up by
+//! hand, and one the rules refuse.
 
 mod common;
 
@@ -147,4 +148,73 @@ fn a_finished_game_opens_on_the_board() {
     wait_for(&mut h, "the game on the board with an answer", 60, |a| {
         matches!(a.study_position(), StudyPosition::Gomoku(_)) && a.study_answer().is_some()
     });
+}
+
+#[test]
+fn positions_are_set_up_by_hand() {
+    use tabula_client::bg_view::Loc;
+    use tabula_shared::backgammon::Side;
+    let server = start_server();
+    let mut h = app(&server, "Ada");
+    connect(&mut h);
+    click_label(&mut h, "Board");
+
+    // Gomoku: three black stones and none of White's, White to move (no
+    // game reaches it: only a set-up does).
+    click_label(&mut h, "New gomoku board");
+    click_label(&mut h, "Set up");
+    click_label(&mut h, "Black stone");
+    for p in ["h8", "i9", "j10"] {
+        place(&mut h, p.parse().expect("point"));
+    }
+    // A click on a stone of the tool's colour takes it off again.
+    place(&mut h, "j10".parse().expect("point"));
+    place(&mut h, "g7".parse().expect("point"));
+    click_first(&mut h, "White");
+    click_label(&mut h, "Done");
+    wait_for(&mut h, "the set-up position and its answer", 60, |a| {
+        matches!(a.study_position(), StudyPosition::Gomoku(g)
+            if g.black.len() == 3 && g.white.is_empty()
+                && g.to_move == tabula_shared::gomoku::Stone::White
+                && !g.black.contains(&"j10".parse().expect("point")))
+            && a.study_answer().is_some()
+    });
+
+    // Five in a row is refused, and the set-up stays open.
+    click_label(&mut h, "Set up");
+    click_label(&mut h, "Black stone");
+    for p in ["j10", "f6"] {
+        place(&mut h, p.parse().expect("point"));
+    }
+    click_label(&mut h, "Done");
+    assert!(
+        common::has_text(&h, "Five in a row is already on the board"),
+        "the refusal is shown"
+    );
+    click_label(&mut h, "Cancel");
+
+    // Backgammon: a bear-off of one checker each, Black on roll.
+    click_label(&mut h, "New backgammon board");
+    click_label(&mut h, "Set up");
+    click_label(&mut h, "Clear the board");
+    click_label(&mut h, "White checker");
+    common::click_loc(&mut h, Loc::Point(6));
+    common::click_loc(&mut h, Loc::Point(6));
+    click_label(&mut h, "Black checker");
+    common::click_loc(&mut h, Loc::Point(19));
+    click_first(&mut h, "Black");
+    click_label(&mut h, "Done");
+    wait_for(
+        &mut h,
+        "the set-up backgammon position and its answer",
+        60,
+        |a| {
+            matches!(a.study_position(), StudyPosition::Backgammon(b)
+            if b.on_roll == Side::Black
+                && b.board.off == [13, 14]
+                && b.board.points[5] == 2
+                && b.board.points[18] == -1)
+                && matches!(a.study_answer(), Some(StudyAnswer::Backgammon(_)))
+        },
+    );
 }

@@ -238,7 +238,7 @@ mod tests {
     fn every_built_in_puzzle_is_proven_again_and_every_theme_has_some() {
         let puzzles = built_in();
         for p in &puzzles {
-            let again = tabula_ai::harvest::puzzle_at(&p.position)
+            let again = tabula_ai::harvest::puzzle_at(&p.position, p.theme)
                 .unwrap_or_else(|| panic!("{} is no longer a puzzle", p.id()));
             assert_eq!(again.theme, p.theme);
             // The same answer (a play read back from its notation may
@@ -246,12 +246,17 @@ mod tests {
             assert_eq!(p.check(&again.solution.answer), Ok(true), "{}", p.id());
             assert_eq!(p.check(&p.solution.answer), Ok(true));
         }
-        for theme in [PuzzleTheme::WinByFours, PuzzleTheme::BestPlay] {
+        for theme in [
+            PuzzleTheme::WinByFours,
+            PuzzleTheme::WinByThreats,
+            PuzzleTheme::BestPlay,
+        ] {
             assert!(
                 puzzles.iter().filter(|p| p.theme == theme).count() >= 5,
                 "{theme:?}"
             );
         }
+        assert!(puzzles.iter().any(|p| p.theme == PuzzleTheme::OnlyDefence));
         let ids: std::collections::HashSet<String> = puzzles.iter().map(|p| p.id()).collect();
         assert_eq!(ids.len(), puzzles.len(), "one puzzle per position");
         // A wrong answer of the right kind is wrong; another kind is refused.
@@ -274,5 +279,57 @@ mod tests {
                 })
                 .is_err()
         );
+    }
+
+    /// The Gomoku puzzles hold by a check of their own: a win by threats
+    /// replays to the attacker's five; after the only defence the public
+    /// VCF solver (four times the harvest's nodes) finds no win by fours,
+    /// and after any other stone of the defender's (a four of its own
+    /// aside: it only delays) it finds one.
+    #[test]
+    fn gomoku_puzzles_replay_and_the_only_defence_is_the_only_one() {
+        use tabula_ai::gomoku::find_vcf;
+        use tabula_ai::gomoku::study::five_points;
+        use tabula_shared::gomoku::{Point, five_at};
+        let nodes = 4 * tabula_ai::harvest::GOMOKU_NODES;
+        for p in built_in() {
+            let StudyPosition::Gomoku(setup) = &p.position else {
+                continue;
+            };
+            let board = setup.board().unwrap();
+            let (me, rule) = (setup.to_move, setup.rule);
+            let PuzzleAnswer::Point { point: answer } = p.solution.answer else {
+                panic!("a point");
+            };
+            match p.theme {
+                PuzzleTheme::WinByThreats => {
+                    let mut b = board.clone();
+                    let mut mover = me;
+                    let mut last = None;
+                    for m in &p.solution.line {
+                        let m: Point = m.parse().unwrap();
+                        b.place(m, mover).unwrap();
+                        last = Some((m, mover));
+                        mover = mover.opponent();
+                    }
+                    let (m, by) = last.unwrap();
+                    assert_eq!(by, me, "{}", p.id());
+                    assert!(five_at(&b, m, me, rule).is_some(), "{}", p.id());
+                }
+                PuzzleTheme::OnlyDefence => {
+                    let attacker = me.opponent();
+                    for q in board.points().filter(|&q| board.is_empty_at(q)) {
+                        let mut b = board.clone();
+                        b.place(q, me).unwrap();
+                        if !five_points(&b, me, rule).is_empty() {
+                            continue;
+                        }
+                        let wins = find_vcf(&b, attacker, rule, nodes).is_some();
+                        assert_eq!(wins, q != answer, "{} at {q}", p.id());
+                    }
+                }
+                _ => {}
+            }
+        }
     }
 }

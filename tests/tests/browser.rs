@@ -655,7 +655,8 @@ async fn a_club_swiss_in_the_browser_at_desktop_and_phone_sizes() {
 
 /// Issue 66: a board link opens the position on the analysis board in a
 /// browser, with the engine's answer, at desktop and phone sizes
-/// (screenshots `study-*.png`).
+/// (screenshots `study-*.png`); Set up shows the position's editor
+/// (`setup-*.png`), and Done puts it back on the board with an answer.
 #[tokio::test]
 async fn a_board_link_opens_the_position_with_the_engines_answer() {
     let server = TestServer::start().await;
@@ -670,6 +671,16 @@ async fn a_board_link_opens_the_position_with_the_engines_answer() {
     page.click_mark("rollout-start").await;
     page.centre_of("rollout-done").await;
     at_each_size(&mut page, "study").await;
+    // The position's editor (the clicks on its board are the kittest's),
+    // then Done: the position is back with an answer.
+    page.resize(1280, 800, false).await;
+    page.click_mark("study-set-up").await;
+    page.click_mark("setup-black").await;
+    page.centre_of("setup-board").await;
+    at_each_size(&mut page, "setup").await;
+    page.resize(1280, 800, false).await;
+    page.click_mark("setup-done").await;
+    page.centre_of("study-answer").await;
     page.close().await;
     server.stop().await;
 }

@@ -55,6 +55,7 @@ mod room_panel;
 mod room_screen;
 mod session;
 mod settings_window;
+mod setup_editor;
 mod shortcuts;
 mod sound_cues;
 mod status;

@@ -198,7 +198,7 @@ impl PuzzleScreen {
         if self.daily {
             ui.label(RichText::new(t!("puzzle.daily_heading")).strong());
         }
-        ui.label(RichText::new(question(&puzzle.position)).strong());
+        ui.label(RichText::new(question(&puzzle.position, puzzle.theme)).strong());
         ui.label(
             RichText::new(t!(
                 "puzzle.puzzle_rating",
@@ -270,7 +270,7 @@ impl PuzzleScreen {
                     }
                 });
             }
-            PuzzleTheme::WinByFours => {}
+            PuzzleTheme::WinByFours | PuzzleTheme::WinByThreats | PuzzleTheme::OnlyDefence => {}
         }
     }
 
@@ -294,7 +294,7 @@ impl PuzzleScreen {
             "puzzle.solution",
             answer = answer_text(&outcome.solution.answer)
         ));
-        if puzzle.theme == PuzzleTheme::WinByFours && !outcome.solution.line.is_empty() {
+        if outcome.solution.line.len() > 1 {
             ui.label(t!("puzzle.line", line = outcome.solution.line.join(" ")));
         }
         if let (Some(margin), Some(depth)) = (outcome.solution.margin, outcome.solution.depth) {
@@ -358,6 +358,8 @@ pub(super) fn sorted_plays(m: &BgMatch) -> Vec<Play> {
 fn theme_label(theme: PuzzleTheme) -> String {
     match theme {
         PuzzleTheme::WinByFours => t!("puzzle.win_by_fours"),
+        PuzzleTheme::WinByThreats => t!("puzzle.win_by_threats"),
+        PuzzleTheme::OnlyDefence => t!("puzzle.only_defence"),
         PuzzleTheme::BestPlay => t!("puzzle.best_play"),
         PuzzleTheme::CubeAction => t!("puzzle.cube_action"),
     }
@@ -391,14 +393,19 @@ fn answer_text(answer: &PuzzleAnswer) -> String {
 }
 
 /// What the puzzle asks, in words.
-fn question(position: &StudyPosition) -> String {
+fn question(position: &StudyPosition, theme: PuzzleTheme) -> String {
     match position {
         StudyPosition::Gomoku(setup) => {
             let colour = match setup.to_move {
                 Stone::Black => t!("study.black"),
                 Stone::White => t!("study.white"),
             };
-            t!("puzzle.ask_win_by_fours", colour = colour).to_string()
+            match theme {
+                PuzzleTheme::WinByThreats => t!("puzzle.ask_win_by_threats", colour = colour),
+                PuzzleTheme::OnlyDefence => t!("puzzle.ask_only_defence", colour = colour),
+                _ => t!("puzzle.ask_win_by_fours", colour = colour),
+            }
+            .to_string()
         }
         StudyPosition::Backgammon(setup) => {
             let Ok(m) = setup.to_match() else {

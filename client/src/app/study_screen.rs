@@ -1,5 +1,6 @@
 //! [`StudyScreen`]: the analysis board. A position pasted (gnubg IDs, an
-//! XGID, a Gomoku move list, PSQ, SGF or a board link) or a new board,
+//! XGID, a Gomoku move list, PSQ, SGF or a board link), set up by hand
+//! ([`SetupEditor`]) or a new board,
 //! played on from there, with the server engine's answer for the position
 //! shown; the positions so far form a line to step through and branch
 //! from.
@@ -16,8 +17,10 @@ use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
 
 use super::requests::Requests;
 use super::rollout_panel::RolloutPanel;
+use super::setup_editor::SetupEditor;
 use super::{Command, Screen};
 use crate::bg_view::{self, BgGeometry, BgView};
+use crate::error_text::setup_error_text;
 use crate::gomoku_view::{self, GomokuGeometry, GomokuView};
 use crate::settings::{BgStyle, GomokuStyle};
 
@@ -51,6 +54,8 @@ pub(super) struct StudyScreen {
     pub(super) gomoku_style: GomokuStyle,
     /// The boards' colours (the settings).
     pub(super) bg_style: BgStyle,
+    /// The position being set up by hand, while it is.
+    pub(super) editor: Option<SetupEditor>,
 }
 
 impl Default for StudyScreen {
@@ -70,6 +75,7 @@ impl Default for StudyScreen {
             rollout: RolloutPanel::default(),
             gomoku_style: GomokuStyle::default(),
             bg_style: BgStyle::default(),
+            editor: None,
         }
     }
 }
@@ -107,7 +113,7 @@ impl StudyScreen {
     fn open_text(&mut self) {
         match StudyPosition::parse(&self.text, self.gomoku) {
             Ok(line) => self.open_line(line),
-            Err(e) => self.error = Some(e.to_string()),
+            Err(e) => self.error = Some(setup_error_text(&e)),
         }
     }
 
@@ -193,6 +199,13 @@ impl StudyScreen {
                     g.size, g.rule,
                 ))]);
             }
+            if self.editor.is_none() {
+                let set_up = ui.button(t!("study.set_up"));
+                crate::probe::mark("study-set-up", set_up.rect);
+                if set_up.clicked() {
+                    self.editor = Some(SetupEditor::new(self.current().clone()));
+                }
+            }
         });
         ui.horizontal(|ui| {
             ui.label(t!("study.gomoku_rule"));
@@ -209,6 +222,17 @@ impl StudyScreen {
             ui.label(RichText::new(error).color(super::labels::WARN));
         }
         ui.separator();
+        if let Some(editor) = &mut self.editor {
+            match editor.panel(ui) {
+                Some(Ok(position)) => {
+                    self.editor = None;
+                    self.open_line(vec![position]);
+                }
+                Some(Err(())) => self.editor = None,
+                None => {}
+            }
+            return out;
+        }
         ui.horizontal(|ui| {
             ui.add_enabled_ui(self.at > 0, |ui| {
                 if ui.button(t!("replay.first")).clicked() {
@@ -413,6 +437,11 @@ impl StudyScreen {
         gomoku_geometry: &mut Option<GomokuGeometry>,
         bg_geometry: &mut Option<BgGeometry>,
     ) {
+        if let Some(editor) = &mut self.editor {
+            let styles = (self.gomoku_style, self.bg_style);
+            editor.board(ui, styles, gomoku_geometry, bg_geometry);
+            return;
+        }
         let position = self.current().clone();
         let board = PositionBoard {
             mark: "study-board",

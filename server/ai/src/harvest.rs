@@ -1,13 +1,16 @@
 //! Puzzles from a finished game: every position of its record where a side
 //! decides, through the harvesters of each game
 //! ([`crate::gomoku::harvest`]: "win by fours" with a proven unique first
-//! four; [`crate::backgammon::harvest`]: a best play or cube action clearly
+//! four, "win by threats" with the only first threat the threat search
+//! finds winning, "find the only defence" against a threat of fours;
+//! [`crate::backgammon::harvest`]: a best play or cube action clearly
 //! better than the rest), as the server runs it after a game and the
 //! puzzle tool runs it over sample games.
 //!
-//! A game gives at most one Gomoku puzzle per colour (the first position
-//! where it wins by fours: the later ones are the same win, shorter) and
-//! at most [`MOST_PER_GAME`] Backgammon puzzles.
+//! A game gives at most one Gomoku puzzle of each theme per colour (the
+//! first position that makes it: the later ones are the same win,
+//! shorter), one puzzle a position, and at most [`MOST_PER_GAME`]
+//! Backgammon puzzles.
 
 use tabula_shared::game::Game;
 use tabula_shared::protocol::{
@@ -16,6 +19,8 @@ use tabula_shared::protocol::{
 use tabula_shared::study::{BgSetup, GomokuSetup, StudyPosition};
 
 use crate::backgammon::harvest::{DEPTH, cube_puzzle, play_puzzle};
+use crate::gomoku::harvest::defence::defence_puzzle;
+use crate::gomoku::harvest::threats::vct_puzzle;
 use crate::gomoku::harvest::vcf_puzzle;
 
 /// Nodes a Gomoku proof may search (each "no other four wins" too).
@@ -53,42 +58,71 @@ pub fn positions(record: &GameRecord) -> Vec<StudyPosition> {
     out
 }
 
-/// The puzzle in one position, if it makes one.
-pub fn puzzle_at(position: &StudyPosition) -> Option<SolvedPuzzle> {
-    let (theme, solution) = match position {
+/// The themes a position may make a puzzle of: Gomoku's three, or the
+/// Backgammon question of the position (a play with dice, a cube action
+/// without).
+pub fn themes(position: &StudyPosition) -> &'static [PuzzleTheme] {
+    match position {
+        StudyPosition::Gomoku(_) => &[
+            PuzzleTheme::WinByFours,
+            PuzzleTheme::OnlyDefence,
+            PuzzleTheme::WinByThreats,
+        ],
+        StudyPosition::Backgammon(setup) if setup.dice.is_some() => &[PuzzleTheme::BestPlay],
+        StudyPosition::Backgammon(_) => &[PuzzleTheme::CubeAction],
+    }
+}
+
+/// The puzzle of `theme` in one position, if it makes one.
+pub fn puzzle_at(position: &StudyPosition, theme: PuzzleTheme) -> Option<SolvedPuzzle> {
+    let solution = match position {
         StudyPosition::Gomoku(setup) => {
             let board = setup.board().ok()?;
-            let p = vcf_puzzle(&board, setup.to_move, setup.rule, GOMOKU_NODES).ok()?;
-            let solution = PuzzleSolution {
-                answer: PuzzleAnswer::Point {
-                    point: *p.solution.first()?,
-                },
-                line: p.solution.iter().map(ToString::to_string).collect(),
+            let (me, rule) = (setup.to_move, setup.rule);
+            let (answer, line) = match theme {
+                PuzzleTheme::WinByFours => {
+                    let p = vcf_puzzle(&board, me, rule, GOMOKU_NODES).ok()?;
+                    (*p.solution.first()?, p.solution)
+                }
+                PuzzleTheme::WinByThreats => {
+                    let p = vct_puzzle(&board, me, rule, GOMOKU_NODES).ok()?;
+                    (*p.solution.first()?, p.solution)
+                }
+                PuzzleTheme::OnlyDefence => {
+                    let p = defence_puzzle(&board, me, rule, GOMOKU_NODES).ok()?;
+                    (p.defence, vec![p.defence])
+                }
+                PuzzleTheme::BestPlay | PuzzleTheme::CubeAction => return None,
+            };
+            PuzzleSolution {
+                answer: PuzzleAnswer::Point { point: answer },
+                line: line.iter().map(ToString::to_string).collect(),
                 margin: None,
                 depth: None,
-            };
-            (PuzzleTheme::WinByFours, solution)
+            }
         }
         StudyPosition::Backgammon(setup) => {
             let m = setup.to_match().ok()?;
-            if setup.dice.is_some() {
-                let p = play_puzzle(&m)?;
-                let solution = PuzzleSolution {
-                    line: vec![p.best.to_string()],
-                    answer: PuzzleAnswer::Play { play: p.best },
-                    margin: Some(p.margin),
-                    depth: Some(DEPTH),
-                };
-                (PuzzleTheme::BestPlay, solution)
-            } else {
-                let c = cube_puzzle(&m)?;
-                let solution = PuzzleSolution {
-                    answer: PuzzleAnswer::Cube { action: c.action },
-                    line: Vec::new(),
-                    margin: Some(c.margin),
-                    depth: Some(DEPTH),
-                };
-                (PuzzleTheme::CubeAction, solution)
+            match theme {
+                PuzzleTheme::BestPlay if setup.dice.is_some() => {
+                    let p = play_puzzle(&m)?;
+                    PuzzleSolution {
+                        line: vec![p.best.to_string()],
+                        answer: PuzzleAnswer::Play { play: p.best },
+                        margin: Some(p.margin),
+                        depth: Some(DEPTH),
+                    }
+                }
+                PuzzleTheme::CubeAction if setup.dice.is_none() => {
+                    let c = cube_puzzle(&m)?;
+                    PuzzleSolution {
+                        answer: PuzzleAnswer::Cube { action: c.action },
+                        line: Vec::new(),
+                        margin: Some(c.margin),
+                        depth: Some(DEPTH),
+                    }
+                }
+                _ => return None,
             }
         }
     };
@@ -107,17 +141,22 @@ pub fn harvest(
     game_id: Option<&str>,
     step: &mut dyn FnMut(),
 ) -> Vec<SolvedPuzzle> {
+    harvest_themes(record, game_id, &PuzzleTheme::ALL, step)
+}
+
+/// [`harvest`] for the puzzles of `wanted` themes only.
+pub fn harvest_themes(
+    record: &GameRecord,
+    game_id: Option<&str>,
+    wanted: &[PuzzleTheme],
+    step: &mut dyn FnMut(),
+) -> Vec<SolvedPuzzle> {
     let mut out: Vec<SolvedPuzzle> = Vec::new();
-    let mut gomoku_found = [false; 2];
+    // The Gomoku themes found for each colour to move.
+    let mut gomoku_found: [Vec<PuzzleTheme>; 2] = [Vec::new(), Vec::new()];
     for position in positions(record) {
         let colour = match &position {
-            StudyPosition::Gomoku(setup) => {
-                let c = setup.to_move as usize;
-                if gomoku_found[c] {
-                    continue;
-                }
-                Some(c)
-            }
+            StudyPosition::Gomoku(setup) => Some(setup.to_move as usize),
             StudyPosition::Backgammon(_) => {
                 if out.len() >= MOST_PER_GAME {
                     break;
@@ -125,13 +164,21 @@ pub fn harvest(
                 None
             }
         };
-        step();
-        if let Some(mut p) = puzzle_at(&position) {
-            if let Some(c) = colour {
-                gomoku_found[c] = true;
+        for &theme in themes(&position) {
+            if !wanted.contains(&theme) || colour.is_some_and(|c| gomoku_found[c].contains(&theme))
+            {
+                continue;
             }
-            p.game_id = game_id.map(str::to_string);
-            out.push(p);
+            step();
+            if let Some(mut p) = puzzle_at(&position, theme) {
+                if let Some(c) = colour {
+                    gomoku_found[c].push(theme);
+                }
+                p.game_id = game_id.map(str::to_string);
+                out.push(p);
+                // One puzzle a position.
+                break;
+            }
         }
     }
     out

@@ -118,7 +118,7 @@ pub struct Loaded {
 pub struct PuzzleRow {
     /// Made from the position: the same position found twice is one row.
     pub id: String,
-    /// `win_by_fours`, `best_play` or `cube_action`.
+    /// The theme's wire name ([`tabula_shared::protocol::PuzzleTheme::name`]).
     pub theme: String,
     /// The puzzle and its solution (JSON).
     pub body: String,

@@ -4,9 +4,11 @@
 //!
 //! A puzzle is a study position ([`StudyPosition`]) from a finished game
 //! where one answer is proven right: a first four the solver proves the
-//! only one that wins by fours (Gomoku), or a play or cube action that the
-//! engine rates clearly above the rest (Backgammon; the margin and the
-//! depth that decided it travel with the solution). The answer is checked
+//! only one that wins by fours, the only first threat that wins by
+//! threats, or the only stone that stops the other side's fours (Gomoku),
+//! or a play or cube action that the engine rates clearly above the rest
+//! (Backgammon; the margin and the depth that decided it travel with the
+//! solution). The answer is checked
 //! by the server; the puzzle as sent does not hold it.
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +24,12 @@ use crate::study::StudyPosition;
 pub enum PuzzleTheme {
     /// Gomoku: the side to move wins by continuous fours; find the first.
     WinByFours,
+    /// Gomoku: the side to move wins by fours and open threes (and has no
+    /// win by fours alone); find the first threat.
+    WinByThreats,
+    /// Gomoku: the other side threatens a win by fours; find the one stone
+    /// that stops it.
+    OnlyDefence,
     /// Backgammon: find the best play of the roll.
     BestPlay,
     /// Backgammon: find the cube action (double or not; take or pass).
@@ -30,8 +38,10 @@ pub enum PuzzleTheme {
 
 impl PuzzleTheme {
     /// Every theme, in the order the client lists them.
-    pub const ALL: [PuzzleTheme; 3] = [
+    pub const ALL: [PuzzleTheme; 5] = [
         PuzzleTheme::WinByFours,
+        PuzzleTheme::WinByThreats,
+        PuzzleTheme::OnlyDefence,
         PuzzleTheme::BestPlay,
         PuzzleTheme::CubeAction,
     ];
@@ -40,6 +50,8 @@ impl PuzzleTheme {
     pub fn name(self) -> &'static str {
         match self {
             PuzzleTheme::WinByFours => "win_by_fours",
+            PuzzleTheme::WinByThreats => "win_by_threats",
+            PuzzleTheme::OnlyDefence => "only_defence",
             PuzzleTheme::BestPlay => "best_play",
             PuzzleTheme::CubeAction => "cube_action",
         }

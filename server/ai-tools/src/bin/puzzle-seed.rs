@@ -3,8 +3,9 @@
 //! between AI levels, the same harvest the server runs on its own finished
 //! games. A fresh server serves these until its games give more.
 //!
-//! `puzzle-seed > server/src/puzzles/seed.json` (300 Gomoku games, 40
-//! Backgammon games, at most 60 puzzles a theme, the first by id) prints
+//! `puzzle-seed > server/src/puzzles/seed.json` (10,000 Gomoku games, the
+//! first 300 also for "win by threats"; 40 Backgammon games; at most 60
+//! puzzles a theme, the first by id) prints
 //! one puzzle per line of a JSON array, and on stderr how many of each
 //! theme were found.
 
@@ -13,15 +14,21 @@ use std::time::Duration;
 
 use clap::Parser;
 use tabula_ai::Level;
-use tabula_ai::harvest::harvest;
+use tabula_ai::harvest::{harvest, harvest_themes};
 use tabula_ai_tools::sample_games;
+use tabula_shared::protocol::PuzzleTheme;
 
 #[derive(Parser)]
 #[command(about = "Harvest the built-in puzzle set from sample games")]
 struct Cli {
     /// Casual-against-Casual Gomoku games (freestyle, 15x15).
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = 10_000)]
     gomoku_games: u64,
+    /// Of those, how many are also harvested for "win by threats" (its
+    /// checks take most of the time; the other themes are cheap, and "only
+    /// defence" is rare: a few in a thousand games).
+    #[arg(long, default_value_t = 300)]
+    threat_games: u64,
     /// Expert-against-Intermediate Backgammon money games.
     #[arg(long, default_value_t = 40)]
     backgammon_games: u64,
@@ -38,7 +45,12 @@ fn main() {
     let mut found = Vec::new();
     for s in cli.seed..cli.seed + cli.gomoku_games {
         let record = sample_games::gomoku(s, [Level::Casual, Level::Casual], 20_000);
-        found.extend(harvest(&record, None, &mut || {}));
+        let themes: &[PuzzleTheme] = if s < cli.seed + cli.threat_games {
+            &PuzzleTheme::ALL
+        } else {
+            &[PuzzleTheme::WinByFours, PuzzleTheme::OnlyDefence]
+        };
+        found.extend(harvest_themes(&record, None, themes, &mut || {}));
     }
     for s in cli.seed..cli.seed + cli.backgammon_games {
         let record =

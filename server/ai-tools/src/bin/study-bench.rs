@@ -48,6 +48,9 @@ struct Cli {
     /// Casual-against-Casual Gomoku games harvested for puzzles.
     #[arg(long, default_value_t = 200)]
     harvest_games: u64,
+    /// Of those, how many are also harvested for "win by threats".
+    #[arg(long, default_value_t = 40)]
+    threat_games: u64,
 }
 
 fn summary(label: &str, mut times: Vec<Duration>) {
@@ -107,7 +110,7 @@ fn main() {
     );
     rollout_speed(&bg, cli.rollouts, cli.trials);
     bg_puzzle_share(&bg);
-    harvest_share(cli.seed, cli.harvest_games);
+    harvest_share(cli.seed, cli.harvest_games, cli.threat_games);
 }
 
 /// Rollout games per second on this core: each of the first `count`
@@ -145,15 +148,27 @@ fn rollout_speed(positions: &[StudyPosition], count: usize, trials: u32) {
     );
 }
 
-/// The share of harvested "win by fours" candidates that survive the
-/// uniqueness check, over `games` games from `seed`.
-fn harvest_share(seed: u64, games: u64) {
+/// The share of harvested Gomoku candidates of each theme that survive
+/// the uniqueness check, over `games` Casual-against-Casual games from
+/// `seed` (the win by threats over the first `threat_games` of them: its
+/// checks take most of the time).
+fn harvest_share(seed: u64, games: u64, threat_games: u64) {
+    use tabula_ai::gomoku::harvest::defence::defence_puzzle;
+    use tabula_ai::gomoku::harvest::threats::vct_puzzle;
     use tabula_ai::gomoku::harvest::{Rejected, vcf_puzzle};
     use tabula_shared::gomoku::Rule;
-    let (mut kept, mut not_unique, mut unproven, mut fours) = (0usize, 0usize, 0usize, Vec::new());
-    let start = Instant::now();
+    const NODES: u64 = 200_000;
+    // Kept, not unique, unproven; games looked at; time taken.
+    let mut tally = [[0usize; 3]; 3];
+    let mut looked = [0u64; 3];
+    let mut took = [Duration::ZERO; 3];
+    let names = ["win by fours", "only defence", "win by threats"];
     for s in seed..seed + games {
         let record = sample_games::gomoku(s, [Level::Casual, Level::Casual], 20_000);
+        let themes = if s < seed + threat_games { 3 } else { 2 };
+        for n in looked.iter_mut().take(themes) {
+            *n += 1;
+        }
         for position in positions(&record) {
             let StudyPosition::Gomoku(setup) = position else {
                 continue;
@@ -161,25 +176,34 @@ fn harvest_share(seed: u64, games: u64) {
             let Ok(board) = setup.board() else {
                 continue;
             };
-            match vcf_puzzle(&board, setup.to_move, Rule::Freestyle, 200_000) {
-                Ok(p) => {
-                    kept += 1;
-                    fours.push(p.fours);
+            let me = setup.to_move;
+            for k in 0..themes {
+                let start = Instant::now();
+                let r = match k {
+                    0 => vcf_puzzle(&board, me, Rule::Freestyle, NODES).map(|_| ()),
+                    1 => defence_puzzle(&board, me, Rule::Freestyle, NODES).map(|_| ()),
+                    _ => vct_puzzle(&board, me, Rule::Freestyle, NODES).map(|_| ()),
+                };
+                took[k] += start.elapsed();
+                match r {
+                    Ok(()) => tally[k][0] += 1,
+                    Err(Rejected::NotUnique(_)) => tally[k][1] += 1,
+                    Err(Rejected::Unproven) => tally[k][2] += 1,
+                    Err(_) => {}
                 }
-                Err(Rejected::NotUnique(_)) => not_unique += 1,
-                Err(Rejected::Unproven) => unproven += 1,
-                Err(_) => {}
             }
         }
     }
-    let candidates = kept + not_unique + unproven;
-    fours.sort_unstable();
-    println!(
-        "gomoku puzzles: {kept} of {candidates} candidates kept ({:.0}%; {not_unique} not unique, {unproven} unproven) from {games} games in {:.1} s; median {} fours",
-        100.0 * kept as f64 / candidates.max(1) as f64,
-        start.elapsed().as_secs_f64(),
-        fours.get(fours.len() / 2).copied().unwrap_or(0)
-    );
+    for (k, [kept, not_unique, unproven]) in tally.iter().enumerate() {
+        let candidates = kept + not_unique + unproven;
+        println!(
+            "gomoku {} puzzles: {kept} of {candidates} candidates kept ({:.0}%; {not_unique} not unique, {unproven} unproven) from {} games in {:.1} s",
+            names[k],
+            100.0 * *kept as f64 / candidates.max(1) as f64,
+            looked[k],
+            took[k].as_secs_f64(),
+        );
+    }
 }
 
 /// How many of the Backgammon positions make a best-play or cube puzzle.

@@ -152,7 +152,12 @@ fn finish(board: &Board, attacker: Stone, rule: Rule, line: Vec<Point>) -> Optio
 
 /// A VCT played threat by threat: the attacker's threat from the search,
 /// the defender's reply from the Expert, until a VCF or a five.
-fn play_out_vct(board: &Board, attacker: Stone, rule: Rule, nodes: u64) -> Option<Vec<Point>> {
+pub(crate) fn play_out_vct(
+    board: &Board,
+    attacker: Stone,
+    rule: Rule,
+    nodes: u64,
+) -> Option<Vec<Point>> {
     let defender = attacker.opponent();
     let mut board = board.clone();
     let mut out = Vec::new();

@@ -37,6 +37,45 @@ impl Searcher {
         first
     }
 
+    /// Does `att` still win by continuous threats after playing the threat
+    /// `m` (a four or a three), within `depth` more threats and
+    /// `max_nodes` nodes? `None` when the search ran out of nodes first.
+    /// A `Some(false)` is bounded by the depth and by the dozen best
+    /// threats tried at each attacker node.
+    pub fn vct_after(&mut self, att: Color, m: usize, depth: i32, max_nodes: u64) -> Option<bool> {
+        let limit = self.nodes.saturating_add(max_nodes);
+        self.sub_limit = limit;
+        self.sub_aborted = false;
+        self.pos.make_threat(m, att);
+        let won = self.vct_def(att, depth, limit);
+        self.pos.unmake_threat(m, att);
+        self.sub_limit = u64::MAX;
+        if won {
+            Some(true)
+        } else if self.sub_aborted {
+            None
+        } else {
+            Some(false)
+        }
+    }
+
+    /// The points where `att` makes a four or a three (the first moves a
+    /// VCT tries), renju-forbidden points left out.
+    pub fn threat_points(&mut self, att: Color) -> Vec<usize> {
+        let mut out = Vec::new();
+        for k in 0..self.cells.len() {
+            let i = self.cells[k];
+            if self.pos.cells[i] != EMPTY {
+                continue;
+            }
+            let c = self.pos.class(att, i);
+            if c >= class::F3 && c != class::FIVE && !self.pos.forbidden(att, i) {
+                out.push(i);
+            }
+        }
+        out
+    }
+
     /// Attacker node; returns the winning move (`usize::MAX` below the
     /// root when the win comes from the table).
     fn vct_att(&mut self, att: Color, depth: i32, limit: u64, root: bool) -> Option<usize> {

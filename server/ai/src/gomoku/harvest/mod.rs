@@ -1,19 +1,27 @@
-//! Harvesting "win by fours" puzzles from played positions: a position
-//! where the side to move wins by continuous fours (VCF) is kept only when
-//! the solver proves its first four the only one that wins by fours.
+//! Harvesting Gomoku puzzles from played positions, each kept only when
+//! the solvers find its answer the only one:
+//! - "win by fours" (here): the side to move wins by continuous fours
+//!   (VCF) and no other first four does;
+//! - "find the only defence" ([`defence`]): the other side threatens a VCF
+//!   and exactly one stone stops it;
+//! - "win by threats" ([`threats`]): the side to move has no VCF but wins
+//!   by fours and open threes (VCT), and no other first threat does.
 //!
-//! A candidate is a position where the side to move has a shortest VCF of
-//! at least [`MIN_FOURS`] fours before the winning one (proven shortest by
-//! iterative deepening, [`super::shortest_vcf`]) and the other side has no
-//! four on the board. It survives when, for every other point that makes
-//! a four, the defender's forced block leaves the attacker no VCF, each
-//! proven by a search that did not run out of nodes. A four that is
-//! already unstoppable (an open four, a double four, or a block the rule
-//! forbids) counts as a second answer.
+//! A "win by fours" candidate is a position where the side to move has a
+//! shortest VCF of at least [`MIN_FOURS`] fours before the winning one
+//! (proven shortest by iterative deepening, [`super::shortest_vcf`]) and
+//! the other side has no four on the board. It survives when, for every
+//! other point that makes a four, the defender's forced block leaves the
+//! attacker no VCF, each proven by a search that did not run out of nodes.
+//! A four that is already unstoppable (an open four, a double four, or a
+//! block the rule forbids) counts as a second answer.
 //!
 //! Only the first move is proven unique: later attacking moves may have
 //! equivalents (a transposed order of the same fours), as in the
 //! published VCF collections.
+
+pub mod defence;
+pub mod threats;
 
 use tabula_shared::gomoku::{Board, Point, Rule, Stone, five_at};
 
@@ -44,14 +52,27 @@ pub struct VcfPuzzle {
     pub fours: usize,
 }
 
+/// Threats a VCT search looks ahead (the winning one and each other
+/// first threat of a "win by threats" check).
+pub const VCT_DEPTH: i32 = 10;
+
 /// Why a position is not a puzzle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Rejected {
     /// The side to move has no VCF (within the budget), or only a short
-    /// one.
+    /// one; for a defence, the other side has no such threat, or no stone
+    /// stops it; for threats, no VCT.
     NoVcf,
     /// The other side has a four on the board: the move is forced.
     DefenderFour,
+    /// A defence: the side to move has a win by fours of its own.
+    OwnWin,
+    /// A defence: the only stone that stops the fours still loses to
+    /// threats.
+    LostAnyway,
+    /// Threats: the side to move already wins by fours (a "win by fours"
+    /// puzzle, or none).
+    Fours,
     /// Another first four also wins.
     NotUnique(Point),
     /// A search ran out of nodes: uniqueness is not proven.
