@@ -88,9 +88,30 @@ pub fn backgammon_match(
 /// A freestyle 15×15 Gomoku game between `levels` (Black's, White's), each
 /// decision searched with `nodes` nodes; `seed` varies the play.
 pub fn gomoku(seed: u64, levels: [Level; 2], nodes: u64) -> GameRecord {
+    gomoku_opened(seed, levels, nodes, 0)
+}
+
+/// [`gomoku`] from `stones` stones (black first, alternating) put on
+/// points of the central 7×7 drawn from `seed`: Casual games from the
+/// empty board repeat one another, and an opening of their own makes each
+/// game a new one.
+pub fn gomoku_opened(seed: u64, levels: [Level; 2], nodes: u64, stones: usize) -> GameRecord {
     let config = GomokuConfig::default();
     let mut game = Gomoku::new(config).expect("the default game is valid");
     let mut actions = Vec::new();
+    let mut rng = Rng::from_state(mix_seed(seed, 0x6F70_656E));
+    while actions.len() < stones
+        && let Some(seat) = game.to_act()
+    {
+        let point = tabula_shared::gomoku::Point::new(
+            4 + rng.below(7) as u8,
+            4 + rng.below(7) as u8,
+        );
+        let action = GomokuAction::Place { seat, point };
+        if game.apply(action).is_ok() {
+            actions.push(action);
+        }
+    }
     while let Some(seat) = game.to_act() {
         let level =
             levels[usize::from(game.stone_to_play() != tabula_shared::gomoku::Stone::Black)];

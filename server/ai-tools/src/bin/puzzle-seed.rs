@@ -3,9 +3,10 @@
 //! between AI levels, the same harvest the server runs on its own finished
 //! games. A fresh server serves these until its games give more.
 //!
-//! `puzzle-seed > server/src/puzzles/seed.json` (10,000 Gomoku games, the
-//! first 300 also for "win by threats"; 40 Backgammon games; at most 60
-//! puzzles a theme, the first by id) prints
+//! `puzzle-seed > server/src/puzzles/seed.json` (20,000 Gomoku games: the
+//! first 300 from the empty board and also harvested for "win by
+//! threats", the rest each from a three-stone opening of its own; 40
+//! Backgammon games; at most 60 puzzles a theme, the first by id) prints
 //! one puzzle per line of a JSON array, and on stderr how many of each
 //! theme were found.
 
@@ -21,8 +22,9 @@ use tabula_shared::protocol::PuzzleTheme;
 #[derive(Parser)]
 #[command(about = "Harvest the built-in puzzle set from sample games")]
 struct Cli {
-    /// Casual-against-Casual Gomoku games (freestyle, 15x15).
-    #[arg(long, default_value_t = 10_000)]
+    /// Casual-against-Casual Gomoku games (freestyle, 15x15; after the
+    /// first `threat_games`, each from a three-stone opening of its own).
+    #[arg(long, default_value_t = 20_000)]
     gomoku_games: u64,
     /// Of those, how many are also harvested for "win by threats" (its
     /// checks take most of the time; the other themes are cheap, and "only
@@ -44,7 +46,12 @@ fn main() {
     let cli = Cli::parse();
     let mut found = Vec::new();
     for s in cli.seed..cli.seed + cli.gomoku_games {
-        let record = sample_games::gomoku(s, [Level::Casual, Level::Casual], 20_000);
+        // The first games from the empty board, the rest each from an
+        // opening of three stones of its own (the empty board's games
+        // repeat one another).
+        let opening = if s < cli.seed + cli.threat_games { 0 } else { 3 };
+        let record =
+            sample_games::gomoku_opened(s, [Level::Casual, Level::Casual], 20_000, opening);
         let themes: &[PuzzleTheme] = if s < cli.seed + cli.threat_games {
             &PuzzleTheme::ALL
         } else {
