@@ -130,6 +130,10 @@ impl PuzzleScreen {
         self.solving = None;
         if let Some(change) = rating {
             self.rating = Some((change.after, change.provisional));
+            // A first answer is one more try of the puzzle.
+            if let Some(puzzle) = &mut self.puzzle {
+                puzzle.plays += 1;
+            }
         }
         self.outcome = Some(Outcome {
             correct,

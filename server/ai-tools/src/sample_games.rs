@@ -103,10 +103,8 @@ pub fn gomoku_opened(seed: u64, levels: [Level; 2], nodes: u64, stones: usize) -
     while actions.len() < stones
         && let Some(seat) = game.to_act()
     {
-        let point = tabula_shared::gomoku::Point::new(
-            4 + rng.below(7) as u8,
-            4 + rng.below(7) as u8,
-        );
+        let point =
+            tabula_shared::gomoku::Point::new(4 + rng.below(7) as u8, 4 + rng.below(7) as u8);
         let action = GomokuAction::Place { seat, point };
         if game.apply(action).is_ok() {
             actions.push(action);

@@ -49,7 +49,11 @@ fn main() {
         // The first games from the empty board, the rest each from an
         // opening of three stones of its own (the empty board's games
         // repeat one another).
-        let opening = if s < cli.seed + cli.threat_games { 0 } else { 3 };
+        let opening = if s < cli.seed + cli.threat_games {
+            0
+        } else {
+            3
+        };
         let record =
             sample_games::gomoku_opened(s, [Level::Casual, Level::Casual], 20_000, opening);
         let themes: &[PuzzleTheme] = if s < cli.seed + cli.threat_games {
