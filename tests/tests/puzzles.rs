@@ -126,6 +126,16 @@ async fn built_in_puzzles_are_served_checked_and_rated_once() {
     let solved = solve(&mut ada, &bg_id, &listed).await;
     assert_eq!(solved["correct"], true, "{solved}");
 
+    // Each Gomoku theme by name, answered right with its point.
+    for theme in [PuzzleTheme::WinByThreats, PuzzleTheme::OnlyDefence] {
+        let got = ask(&mut ada, json!({"type": "puzzle", "theme": theme.name()})).await;
+        let got_id = got["puzzle"]["id"].as_str().unwrap().to_string();
+        let g = solution_of(&got_id);
+        assert_eq!(g.theme, theme, "{got}");
+        let solved = solve(&mut ada, &got_id, &g.solution.answer).await;
+        assert_eq!(solved["correct"], true, "{solved}");
+    }
+
     // Typed refusals, nothing counted.
     let kind = solve(
         &mut ada,
