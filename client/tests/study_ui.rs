@@ -203,18 +203,18 @@ fn positions_are_set_up_by_hand() {
     click_label(&mut h, "Black checker");
     common::click_loc(&mut h, Loc::Point(19));
     click_first(&mut h, "Black");
+    // Rolled: the editor's dice start at 3-1.
+    click_label(&mut h, "Rolled:");
     click_label(&mut h, "Done");
-    wait_for(
-        &mut h,
-        "the set-up backgammon position and its answer",
-        60,
-        |a| {
-            matches!(a.study_position(), StudyPosition::Backgammon(b)
+    wait_for(&mut h, "the set-up position and its plays", 60, |a| {
+        let set_up = matches!(a.study_position(), StudyPosition::Backgammon(b)
             if b.on_roll == Side::Black
+                && b.dice == Some([3, 1])
                 && b.board.off == [13, 14]
                 && b.board.points[5] == 2
-                && b.board.points[18] == -1)
-                && matches!(a.study_answer(), Some(StudyAnswer::Backgammon(_)))
-        },
-    );
+                && b.board.points[18] == -1);
+        let answered =
+            matches!(a.study_answer(), Some(StudyAnswer::Backgammon(bg)) if !bg.plays.is_empty());
+        set_up && answered
+    });
 }

@@ -3,7 +3,8 @@
 //! Backgammon: checkers of either colour put on a point or the bar with a
 //! click, taken off with the Remove tool or a right click (the rest of each
 //! side's 15 are borne off), the side on roll, the cube, the match length,
-//! the score and the Crawford game. Gomoku: stones of either colour put or
+//! the score and the Crawford game, the dice rolled or a double offered.
+//! Gomoku: stones of either colour put or
 //! taken off, any count of each, and the colour to move. "Done" checks the
 //! position with the rules (the same checks as a paste) and puts it on the
 //! board; what is wrong is named.
@@ -47,14 +48,8 @@ pub(super) struct SetupEditor {
 impl SetupEditor {
     /// Starts from `position`.
     pub(super) fn new(position: StudyPosition) -> SetupEditor {
-        let mut draft = position;
-        if let StudyPosition::Backgammon(setup) = &mut draft {
-            // Dice and an offered double are set after the checkers.
-            setup.dice = None;
-            setup.double_offered = false;
-        }
         SetupEditor {
-            draft,
+            draft: position,
             tool: Tool::White,
             error: None,
         }
@@ -107,10 +102,12 @@ impl SetupEditor {
     /// The draft, checked by the rules.
     fn checked(&self) -> Result<StudyPosition, String> {
         match &self.draft {
-            StudyPosition::Backgammon(setup) => setup
-                .to_match()
-                .map(|_| self.draft.clone())
-                .map_err(|e| setup_error_text(&e)),
+            StudyPosition::Backgammon(setup) => {
+                let m = setup.to_match().map_err(|e| setup_error_text(&e))?;
+                // A roll with no play has passed to the other side.
+                let after = BgSetup::of_match(&m).unwrap_or(*setup);
+                Ok(StudyPosition::Backgammon(after))
+            }
             StudyPosition::Gomoku(setup) => {
                 let board = setup.board().map_err(|e| setup_error_text(&e))?;
                 if setup.winner().is_some() {
@@ -181,6 +178,23 @@ fn bg_controls(ui: &mut Ui, setup: &mut BgSetup) {
         ui.selectable_value(&mut setup.on_roll, Side::White, t!("study.white"));
         ui.selectable_value(&mut setup.on_roll, Side::Black, t!("study.black"));
     });
+    ui.horizontal_wrapped(|ui| {
+        let mut rolled = setup.dice.is_some();
+        if ui.checkbox(&mut rolled, t!("setup.rolled")).changed() {
+            setup.dice = rolled.then_some([3, 1]);
+            if rolled {
+                setup.double_offered = false;
+            }
+        }
+        if let Some(dice) = &mut setup.dice {
+            for die in dice.iter_mut() {
+                ui.add(egui::DragValue::new(die).range(1..=6));
+            }
+        }
+    });
+    if setup.config.cube && setup.dice.is_none() {
+        ui.checkbox(&mut setup.double_offered, t!("setup.double_offered"));
+    }
     ui.horizontal_wrapped(|ui| {
         ui.label(t!("setup.length"));
         ui.add(egui::DragValue::new(&mut setup.config.length).range(0..=25));
