@@ -161,7 +161,11 @@ impl SetupEditor {
                 }
             }
             StudyPosition::Gomoku(setup) => {
-                let board = stones_board(setup);
+                // The editor keeps one stone a point on the board: the
+                // set-up always reads.
+                let Ok(board) = setup.board() else {
+                    return;
+                };
                 if let Some(p) = gomoku_view::show_board(ui, &board, gomoku_style) {
                     self.error = None;
                     edit_stone(setup, p, self.tool);
@@ -326,20 +330,6 @@ fn take_at(board: &mut Board, i: usize) {
     let side = if n > 0 { Side::White } else { Side::Black };
     board.points[i] -= n.signum();
     board.off[side.index()] += 1;
-}
-
-/// The set-up's stones on a board, whatever their counts (a stone the
-/// board refuses is left out; the set-up has no such stone).
-fn stones_board(setup: &GomokuSetup) -> tabula_shared::gomoku::Board {
-    let mut board = tabula_shared::gomoku::Board::new(setup.size)
-        .or_else(|_| tabula_shared::gomoku::Board::new(15))
-        .expect("a 15x15 board");
-    for (stones, stone) in [(&setup.black, Stone::Black), (&setup.white, Stone::White)] {
-        for &p in stones {
-            let _ = board.place(p, stone);
-        }
-    }
-    board
 }
 
 /// Puts a stone of the tool's colour on `p` (replacing one there), or
